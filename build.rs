@@ -1,0 +1,56 @@
+//! Build driver. The chess logic lives in the `codegen` crate; this file only
+//! lists the steps.
+
+use std::env;
+use std::path::PathBuf;
+
+fn main() {
+    regenerate_tables_if_requested();
+    compile_opening_book();
+    record_target_features();
+}
+
+/// `cargo build --features regen` reruns the generators (magic search,
+/// Zobrist keys, PST) and rewrites the committed `src/tables/`.
+fn regenerate_tables_if_requested() {
+    if env::var_os("CARGO_FEATURE_REGEN").is_some() {
+        let dir = manifest_dir().join("src").join("tables");
+        codegen::write_tables(&dir).expect("writing src/tables");
+    }
+}
+
+/// Replays `openings.txt` and embeds the compiled book; a bad line fails the
+/// build with `openings.txt:LINE: <what> after <moves>`.
+fn compile_opening_book() {
+    let path = manifest_dir().join("openings.txt");
+    println!("cargo:rerun-if-changed={}", path.display());
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    match codegen::compile_book_module(&text, "openings.txt") {
+        Ok(module) => write_out("book.rs", &module),
+        Err(message) => {
+            println!("cargo:warning={message}");
+            eprintln!("error: {message}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// The CPU features the engine is compiled for, read from the target (not
+/// the host), so `kiln` can say what it assumes.
+fn record_target_features() {
+    let features = env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+    let wanted = ["popcnt", "bmi1", "bmi2", "lzcnt", "avx2", "sse4.2", "neon"];
+    let present: Vec<&str> = features.split(',').filter(|f| wanted.contains(f)).collect();
+    write_out("target_features.rs", &format!("pub const TARGET_FEATURES: &str = {:?};\n", present.join(" ")));
+}
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
+}
+
+fn write_out(name: &str, contents: &str) {
+    let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join(name);
+    if std::fs::read_to_string(&out).ok().as_deref() != Some(contents) {
+        std::fs::write(&out, contents).expect("writing to OUT_DIR");
+    }
+}

@@ -1,0 +1,53 @@
+//! Build-time generators for Kiln. `build.rs` drives them; the engine never
+//! links this crate. Every generator is deterministic (fixed seeds, ChaCha20).
+
+pub mod book;
+pub mod emit;
+pub mod geometry;
+pub mod magic;
+pub mod pst;
+pub mod rules;
+pub mod zobrist;
+
+use std::path::Path;
+
+/// One generated source file under `src/tables/`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedFile {
+    pub name: &'static str,
+    pub contents: String,
+}
+
+/// Runs every table generator and returns the files `src/tables/` should hold.
+pub fn generate_tables() -> Vec<GeneratedFile> {
+    let knight: Vec<u64> = (0..64).map(geometry::knight_attacks).collect();
+    let king: Vec<u64> = (0..64).map(geometry::king_attacks).collect();
+    let pawn = [0, 1].map(|c| std::array::from_fn(|sq| geometry::pawn_attacks(c, sq)));
+    vec![
+        GeneratedFile { name: "mod.rs", contents: emit::tables_mod() },
+        GeneratedFile { name: "attacks.rs", contents: emit::attacks(&knight, &king, &pawn) },
+        GeneratedFile { name: "magics.rs", contents: emit::magics(&magic::find_magics()) },
+        GeneratedFile { name: "zobrist.rs", contents: emit::zobrist(&zobrist::keys()) },
+        GeneratedFile { name: "pst.rs", contents: emit::pst(&pst::packed_tables()) },
+    ]
+}
+
+/// Writes the generated tables into `dir` (normally `src/tables`), touching
+/// only files whose contents change.
+pub fn write_tables(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for file in generate_tables() {
+        let path = dir.join(file.name);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(file.contents.as_str()) {
+            std::fs::write(&path, file.contents)?;
+        }
+    }
+    Ok(())
+}
+
+/// Compiles the book text into a Rust module for `OUT_DIR`, or the located
+/// error message (`<source>:<line>: <what>`).
+pub fn compile_book_module(text: &str, source: &str) -> Result<String, String> {
+    let entries = book::compile(text, &zobrist::keys()).map_err(|e| e.located(source))?;
+    Ok(emit::book_module(&entries))
+}

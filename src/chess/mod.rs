@@ -1,0 +1,21 @@
+//! The chess core: squares, bitboards, pieces, moves, positions, FEN, legal
+//! move generation, SAN.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod fen;
+pub mod movegen;
+pub mod mv;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod san;
+pub mod square;
+
+pub use bitboard::Bitboard;
+pub use fen::FenError;
+pub use movegen::{legal_moves, MoveList};
+pub use mv::{Move, MoveKind};
+pub use piece::{Color, Kind, Piece};
+pub use position::{CastlingRights, Position};
+pub use square::Square;

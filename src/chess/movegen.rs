@@ -1,0 +1,373 @@
+//! Legal move generation with check and pin masks. Generation is written
+//! once, against a `MoveSink`: the move list expands targets into moves, the
+//! perft counter only counts them (bulk counting by popcount).
+
+use super::attacks::{bishop_attacks, between, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
+use super::bitboard::Bitboard;
+use super::mv::{Move, MoveKind};
+use super::piece::{Color, Kind};
+use super::position::Position;
+use super::square::Square;
+
+/// Receives generated moves, a piece or a pawn wave at a time.
+pub trait MoveSink {
+    /// A non-pawn piece on `from` may move to each square of `targets`.
+    fn piece_moves(&mut self, from: Square, targets: Bitboard);
+    /// Pawns land on each square of `targets`, each coming from `to - delta`;
+    /// `promotion` when they land on the last rank (four moves each).
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, promotion: bool);
+    /// One fully formed move (en passant, castling, a pinned pawn's move).
+    fn single(&mut self, mv: Move);
+}
+
+/// The most legal moves any position has is 218; room to spare.
+pub const MAX_MOVES: usize = 256;
+
+/// A stack-allocated list of moves.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
+    }
+}
+
+impl MoveList {
+    #[inline]
+    pub fn push(&mut self, mv: Move) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    pub fn contains(&self, mv: Move) -> bool {
+        self.as_slice().contains(&mv)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        self.as_slice().iter().copied()
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline]
+    fn piece_moves(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::new(from, to, MoveKind::Normal));
+        }
+    }
+
+    #[inline]
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, promotion: bool) {
+        for to in targets {
+            let from = to.offset(-delta);
+            if promotion {
+                for kind in [MoveKind::PromoteQueen, MoveKind::PromoteKnight, MoveKind::PromoteRook, MoveKind::PromoteBishop] {
+                    self.push(Move::new(from, to, kind));
+                }
+            } else {
+                self.push(Move::new(from, to, MoveKind::Normal));
+            }
+        }
+    }
+
+    #[inline]
+    fn single(&mut self, mv: Move) {
+        self.push(mv);
+    }
+}
+
+/// Counts moves without forming them.
+#[derive(Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline]
+    fn piece_moves(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += targets.count() as u64;
+    }
+
+    #[inline]
+    fn pawn_moves(&mut self, targets: Bitboard, _delta: i8, promotion: bool) {
+        self.0 += targets.count() as u64 * if promotion { 4 } else { 1 };
+    }
+
+    #[inline]
+    fn single(&mut self, _mv: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Generates legal moves into `sink`: `QUIET` non-captures (and castling),
+/// `NOISY` captures and all promotions. Both true gives every legal move.
+pub fn generate<S: MoveSink, const QUIET: bool, const NOISY: bool>(pos: &Position, sink: &mut S) {
+    let us = pos.side_to_move();
+    let them = !us;
+    let ours = pos.colored(us);
+    let theirs = pos.colored(them);
+    let occupied = ours | theirs;
+    let king = pos.king(us);
+    let checkers = pos.checkers();
+
+    // King moves: never onto an attacked square (looked up without the king,
+    // so sliders see through the square it leaves).
+    let mut king_targets = king_attacks(king) & !ours;
+    king_targets &= match (QUIET, NOISY) {
+        (true, true) => Bitboard::ALL,
+        (true, false) => !theirs,
+        (false, true) => theirs,
+        (false, false) => Bitboard::EMPTY,
+    };
+    let without_king = occupied ^ king;
+    let mut safe = Bitboard::EMPTY;
+    for to in king_targets {
+        if !pos.is_attacked(to, them, without_king) {
+            safe |= to;
+        }
+    }
+    if safe.any() {
+        sink.piece_moves(king, safe);
+    }
+
+    // In double check only the king moves.
+    if checkers.several() {
+        return;
+    }
+    let check_mask = if checkers.any() { between(king, checkers.first()) | checkers } else { Bitboard::ALL };
+    let pinned = pos.pinned();
+    let mut targets = check_mask & !ours;
+    targets &= match (QUIET, NOISY) {
+        (true, true) => Bitboard::ALL,
+        (true, false) => !theirs,
+        (false, true) => theirs,
+        (false, false) => Bitboard::EMPTY,
+    };
+
+    // Knights: a pinned knight never moves.
+    for from in pos.pieces_of(us, Kind::Knight) & !pinned {
+        let t = knight_attacks(from) & targets;
+        if t.any() {
+            sink.piece_moves(from, t);
+        }
+    }
+    // Sliders: a pinned slider stays on the line through its king.
+    let diagonal = pos.pieces_of(us, Kind::Bishop) | pos.pieces_of(us, Kind::Queen);
+    let straight = pos.pieces_of(us, Kind::Rook) | pos.pieces_of(us, Kind::Queen);
+    for from in diagonal {
+        let mut t = bishop_attacks(from, occupied) & targets;
+        if pinned.has(from) {
+            t &= line(king, from);
+        }
+        if t.any() {
+            sink.piece_moves(from, t);
+        }
+    }
+    for from in straight {
+        let mut t = rook_attacks(from, occupied) & targets;
+        if pinned.has(from) {
+            t &= line(king, from);
+        }
+        if t.any() {
+            sink.piece_moves(from, t);
+        }
+    }
+
+    generate_pawn_moves::<S, QUIET, NOISY>(pos, sink, check_mask);
+
+    if QUIET && checkers.is_empty() {
+        generate_castling(pos, sink);
+    }
+}
+
+/// Pawn pushes, captures, promotions and en passant. Unpinned pawns move
+/// as whole waves; pinned ones one by one along their pin line.
+fn generate_pawn_moves<S: MoveSink, const QUIET: bool, const NOISY: bool>(
+    pos: &Position,
+    sink: &mut S,
+    check_mask: Bitboard,
+) {
+    let us = pos.side_to_move();
+    let theirs = pos.colored(!us);
+    let empty = !pos.occupied();
+    let pawns = pos.pieces_of(us, Kind::Pawn);
+    let king = pos.king(us);
+    let pinned = pos.pinned();
+    let (last_rank, third_rank, forward) = match us {
+        Color::White => (Bitboard::RANK_8, Bitboard::RANK_3, 8i8),
+        Color::Black => (Bitboard::RANK_1, Bitboard::RANK_6, -8i8),
+    };
+    let shift = |bb: Bitboard, delta: i8| if delta > 0 { Bitboard(bb.0 << delta) } else { Bitboard(bb.0 >> -delta) };
+
+    let free = pawns & !pinned;
+    // Pushes.
+    let single = shift(free, forward) & empty;
+    let double = shift(single & third_rank, forward) & empty & check_mask;
+    let single = single & check_mask;
+    if QUIET {
+        sink.pawn_moves(single & !last_rank, forward, false);
+        sink.pawn_moves(double, 2 * forward, false);
+    }
+    if NOISY {
+        sink.pawn_moves(single & last_rank, forward, true);
+    }
+    // Captures, towards the a-file then towards the h-file.
+    if NOISY {
+        let (west, east) = match us {
+            Color::White => (7i8, 9i8),
+            Color::Black => (-9i8, -7i8),
+        };
+        let west_caps = shift(free & !Bitboard::FILE_A, west) & theirs & check_mask;
+        let east_caps = shift(free & !Bitboard::FILE_H, east) & theirs & check_mask;
+        sink.pawn_moves(west_caps & !last_rank, west, false);
+        sink.pawn_moves(west_caps & last_rank, west, true);
+        sink.pawn_moves(east_caps & !last_rank, east, false);
+        sink.pawn_moves(east_caps & last_rank, east, true);
+    }
+    // Pinned pawns (never when in check: a pinned piece cannot answer a check).
+    if pos.checkers().is_empty() {
+        for from in pawns & pinned {
+            let pin_line = line(king, from);
+            let mut moves = pawn_attacks(us, from) & theirs;
+            let one = from.offset(forward);
+            if empty.has(one) {
+                moves |= one;
+                if third_rank.has(one) && empty.has(one.offset(forward)) {
+                    moves |= one.offset(forward);
+                }
+            }
+            for to in moves & pin_line {
+                let capture = theirs.has(to);
+                if last_rank.has(to) {
+                    if NOISY {
+                        for kind in [MoveKind::PromoteQueen, MoveKind::PromoteKnight, MoveKind::PromoteRook, MoveKind::PromoteBishop] {
+                            sink.single(Move::new(from, to, kind));
+                        }
+                    }
+                } else if (capture && NOISY) || (!capture && QUIET) {
+                    sink.single(Move::new(from, to, MoveKind::Normal));
+                }
+            }
+        }
+    }
+    if NOISY {
+        generate_en_passant(pos, sink);
+    }
+}
+
+/// En passant, checked by playing it on the bitboards: it is the one move
+/// that removes two pieces from a line (the rank-pin case).
+fn generate_en_passant<S: MoveSink>(pos: &Position, sink: &mut S) {
+    let Some(ep) = pos.en_passant() else { return };
+    let us = pos.side_to_move();
+    let them = !us;
+    let king = pos.king(us);
+    let victim = Square::from_file_rank(ep.file(), if us == Color::White { 4 } else { 3 });
+    for from in pawn_attacks(them, ep) & pos.pieces_of(us, Kind::Pawn) {
+        let occupied = (pos.occupied() ^ from ^ victim) | ep;
+        let theirs = pos.colored(them) ^ victim;
+        let rooks = (pos.pieces(Kind::Rook) | pos.pieces(Kind::Queen)) & theirs;
+        let bishops = (pos.pieces(Kind::Bishop) | pos.pieces(Kind::Queen)) & theirs;
+        let attacked = (rook_attacks(king, occupied) & rooks).any()
+            || (bishop_attacks(king, occupied) & bishops).any()
+            || (knight_attacks(king) & pos.pieces(Kind::Knight) & theirs).any()
+            || (pawn_attacks(us, king) & pos.pieces(Kind::Pawn) & theirs).any();
+        if !attacked {
+            sink.single(Move::new(from, ep, MoveKind::EnPassant));
+        }
+    }
+}
+
+/// Castling as king-takes-own-rook, standard and Chess960 alike: every square
+/// either piece crosses or lands on is empty (but for the two of them), and
+/// no square the king stands on, crosses or lands on is attacked, looked at
+/// with both the king and its rook lifted off the board.
+fn generate_castling<S: MoveSink>(pos: &Position, sink: &mut S) {
+    let us = pos.side_to_move();
+    let king = pos.king(us);
+    for long in [false, true] {
+        let Some(rook) = pos.castling().rook(us, long) else { continue };
+        let mv = Move::new(king, rook, MoveKind::Castling);
+        let (king_to, rook_to) = (mv.castling_king_target(), mv.castling_rook_target());
+        let lifted = pos.occupied() ^ king ^ rook;
+        let must_be_empty = between(king, king_to) | king_to | between(rook, rook_to) | rook_to;
+        if (must_be_empty & lifted).any() {
+            continue;
+        }
+        let king_path = between(king, king_to) | king_to;
+        if king_path.into_iter().all(|sq| !pos.is_attacked(sq, !us, lifted)) {
+            sink.single(mv);
+        }
+    }
+}
+
+/// Every legal move.
+#[inline]
+pub fn legal_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::default();
+    generate::<MoveList, true, true>(pos, &mut list);
+    list
+}
+
+/// Captures and promotions only.
+#[inline]
+pub fn noisy_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::default();
+    generate::<MoveList, false, true>(pos, &mut list);
+    list
+}
+
+/// Non-captures, non-promotions (castling included).
+#[inline]
+pub fn quiet_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::default();
+    generate::<MoveList, true, false>(pos, &mut list);
+    list
+}
+
+/// The number of legal moves, without forming them.
+#[inline]
+pub fn count_legal_moves(pos: &Position) -> u64 {
+    let mut counter = MoveCounter::default();
+    generate::<MoveCounter, true, true>(pos, &mut counter);
+    counter.0
+}
+
+/// Does the side to move have any legal move? (Mate and stalemate tests.)
+pub fn has_legal_move(pos: &Position) -> bool {
+    count_legal_moves(pos) > 0
+}
+
+impl Position {
+    /// Is `mv` legal here? (For moves from outside the generator: the
+    /// transposition table, killers, the book.)
+    pub fn is_legal(&self, mv: Move) -> bool {
+        !mv.is_null() && legal_moves(self).contains(mv)
+    }
+
+    /// Parses a UCI move (`e2e4`, `e7e8q`; castling as `e1g1`, or as
+    /// king-takes-rook `e1h1`, which is the only form in Chess960) and
+    /// returns it if it is legal here.
+    pub fn parse_uci_move(&self, text: &str, chess960: bool) -> Option<Move> {
+        let moves = legal_moves(self);
+        let found = moves.iter().find(|m| m.to_uci(chess960) == text);
+        found.or_else(|| if chess960 { None } else { moves.iter().find(|m| m.to_uci(true) == text) })
+    }
+}

@@ -1,0 +1,3 @@
+//! Command-line tools that sit beside the engine proper: `perft` and `bench`.
+
+pub mod perft;
