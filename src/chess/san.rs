@@ -194,9 +194,9 @@ mod tests {
         assert_eq!(pos.parse_san("1."), Err(SanError::Malformed));
         assert_eq!(pos.parse_san("e4!"), Err(SanError::Malformed));
         assert_eq!(pos.parse_san("Nf3"), Ok(Move::new("g1".parse().unwrap(), "f3".parse().unwrap(), super::super::MoveKind::Normal)));
-        let two_knights = Position::from_fen("4k3/8/8/8/8/8/8/1N2K1N1 w - - 0 1").unwrap();
+        let two_knights = Position::from_fen("4k3/8/8/8/8/8/8/2N1K1N1 w - - 0 1").unwrap();
         assert_eq!(two_knights.parse_san("Ne2"), Err(SanError::Ambiguous));
         assert!(two_knights.parse_san("Nge2").is_ok());
-        assert!(two_knights.parse_san("Nbd2").is_ok());
+        assert!(two_knights.parse_san("Ncd3").is_ok());
     }
 }
