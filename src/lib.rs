@@ -4,12 +4,16 @@
 //! board and legal move generation; `eval`, `search`, `book` and `uci` make
 //! the engine; `tools` holds `bench` and `perft` apart from it.
 
+pub mod book;
 pub mod chess;
+pub mod eval;
+pub mod search;
 #[rustfmt::skip]
 pub mod tables;
+pub mod tools;
+pub mod uci;
 
 /// Build facts recorded by `build.rs`.
 pub mod build_info {
     include!(concat!(env!("OUT_DIR"), "/target_features.rs"));
 }
-pub mod tools;

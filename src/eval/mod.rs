@@ -1,0 +1,124 @@
+//! Static evaluation: material and tapered piece-square tables from the
+//! generated constants (kept incrementally by `Position`), blended by game
+//! phase, from the side to move's point of view. New terms go here, each as
+//! one function with its constants beside it.
+
+use crate::chess::{Color, Kind, Position};
+
+/// Bonus for having the move: the side to move is, on average, better off.
+const TEMPO: i32 = 15;
+
+/// Total phase with every minor and major piece on the board.
+const MAX_PHASE: i32 = 24;
+
+/// Middlegame half of a packed score.
+#[inline]
+pub fn mg(packed: i32) -> i32 {
+    (packed + 0x8000) >> 16
+}
+
+/// Endgame half of a packed score.
+#[inline]
+pub fn eg(packed: i32) -> i32 {
+    packed as i16 as i32
+}
+
+/// Blends a packed (mg, eg) score by game phase.
+#[inline]
+pub fn taper(packed: i32, phase: i32) -> i32 {
+    let phase = phase.clamp(0, MAX_PHASE);
+    (mg(packed) * phase + eg(packed) * (MAX_PHASE - phase)) / MAX_PHASE
+}
+
+/// The named parts of the evaluation, White's point of view, for `eval`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Breakdown {
+    /// Material + piece-square tables, packed (mg, eg).
+    pub psqt: i32,
+    pub phase: i32,
+    /// The final score from the side to move's point of view.
+    pub total: i32,
+}
+
+/// The evaluation of `pos` in centipawns, for the side to move.
+#[inline]
+pub fn evaluate(pos: &Position) -> i32 {
+    breakdown(pos).total
+}
+
+pub fn breakdown(pos: &Position) -> Breakdown {
+    let psqt = pos.psqt();
+    let phase = pos.phase();
+    let white = taper(psqt, phase);
+    let side = pos.side_to_move().sign();
+    let total = scale_for_drawishness(pos, white * side) + TEMPO;
+    Breakdown { psqt, phase, total }
+}
+
+/// Without pawns, a side up by less than a rook rarely wins: pull such
+/// scores towards zero so the search prefers lines that keep winning chances.
+fn scale_for_drawishness(pos: &Position, score: i32) -> i32 {
+    let strong = if score > 0 { pos.side_to_move() } else { !pos.side_to_move() };
+    if pos.pieces_of(strong, Kind::Pawn).is_empty() && pos.phase() <= 2 && (pos.pieces(Kind::Queen) | pos.pieces(Kind::Rook)).is_empty() {
+        score / 8
+    } else {
+        score
+    }
+}
+
+/// True when neither side can possibly mate: K v K, K+minor v K, and
+/// K+B v K+B with bishops on the same colour.
+pub fn insufficient_material(pos: &Position) -> bool {
+    let heavy = pos.pieces(Kind::Pawn) | pos.pieces(Kind::Rook) | pos.pieces(Kind::Queen);
+    if heavy.any() {
+        return false;
+    }
+    let minors = pos.pieces(Kind::Knight) | pos.pieces(Kind::Bishop);
+    match minors.count() {
+        0 | 1 => true,
+        2 => {
+            let bishops = pos.pieces(Kind::Bishop);
+            let one_each = pos.pieces_of(Color::White, Kind::Bishop).count() == 1 && pos.pieces_of(Color::Black, Kind::Bishop).count() == 1;
+            let light = crate::chess::Bitboard(0x55AA_55AA_55AA_55AA);
+            one_each && ((bishops & light).count() == 2 || (bishops & !light).count() == 2)
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_balanced_and_symmetric() {
+        let pos = Position::startpos();
+        assert_eq!(evaluate(&pos), TEMPO);
+        let mirrored = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+        let black_mirror = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        assert_eq!(evaluate(&mirrored), evaluate(&black_mirror));
+    }
+
+    #[test]
+    fn material_counts() {
+        let up_a_queen = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        assert!(evaluate(&up_a_queen) > 800);
+        let down = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
+        assert!(evaluate(&down) < -800);
+    }
+
+    #[test]
+    fn insufficient_material_cases() {
+        for (fen, dead) in [
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true),
+            ("2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false),
+            ("3bk3/8/8/8/8/8/8/2B1K3 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false),
+        ] {
+            assert_eq!(insufficient_material(&Position::from_fen(fen).unwrap()), dead, "{fen}");
+        }
+    }
+}

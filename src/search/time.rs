@@ -1,0 +1,102 @@
+//! Time management: a soft limit (don't start another iteration past it,
+//! scaled by how stable the best move is) and a hard limit (stop at once),
+//! both from the clock, increment, moves to go and the move overhead.
+
+use std::time::{Duration, Instant};
+
+/// What `go` asked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub time: [Option<u64>; 2],
+    pub inc: [u64; 2],
+    pub movestogo: Option<u64>,
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub mate: Option<i32>,
+    pub movetime: Option<u64>,
+    pub infinite: bool,
+    pub ponder: bool,
+}
+
+/// Deadlines for one search, in milliseconds from its start.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft_ms: Option<u64>,
+    hard_ms: Option<u64>,
+}
+
+/// With no `movestogo`, plan as if this many moves remain.
+const DEFAULT_MOVES_TO_GO: u64 = 25;
+/// Never plan to use more than this share of the remaining clock on one move.
+const MAX_SHARE_OF_CLOCK: f64 = 0.4;
+
+impl TimeManager {
+    /// Plans the move for `us` (0 = White, 1 = Black) with `overhead_ms` kept back.
+    pub fn new(limits: &Limits, us: usize, overhead_ms: u64, start: Instant) -> TimeManager {
+        if let Some(movetime) = limits.movetime {
+            let t = movetime.saturating_sub(overhead_ms).max(1);
+            return TimeManager { start, soft_ms: Some(t), hard_ms: Some(t) };
+        }
+        let Some(clock) = limits.time[us] else {
+            return TimeManager { start, soft_ms: None, hard_ms: None };
+        };
+        let inc = limits.inc[us];
+        let left = clock.saturating_sub(overhead_ms).max(1) as f64;
+        let mtg = limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50) as f64;
+        let ideal = left / mtg + inc as f64 * 0.75;
+        let share = if mtg <= 1.0 { 0.8 } else { MAX_SHARE_OF_CLOCK };
+        let hard = (ideal * 4.0).min(left * share).max(1.0);
+        let soft = (ideal * 0.6).min(hard).max(1.0);
+        TimeManager { start, soft_ms: Some(soft as u64), hard_ms: Some(hard as u64) }
+    }
+
+    /// Restarts the clock (on `ponderhit` the planned time counts from then).
+    pub fn restart(&mut self, now: Instant) {
+        self.start = now;
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Past the hard limit: stop now.
+    #[inline]
+    pub fn hard_expired(&self) -> bool {
+        self.hard_ms.is_some_and(|h| self.elapsed_ms() >= h)
+    }
+
+    /// Past the soft limit scaled by `factor` (below 1 when the best move
+    /// has been stable, above 1 when it keeps changing): no new iteration.
+    pub fn soft_expired(&self, factor: f64) -> bool {
+        self.soft_ms.is_some_and(|s| self.elapsed_ms() as f64 >= s as f64 * factor)
+    }
+
+    pub fn is_timed(&self) -> bool {
+        self.hard_ms.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_stay_within_the_clock() {
+        let start = Instant::now();
+        for (clock, inc, mtg) in [(1_000, 10, None), (10_000, 0, None), (10_000, 100, None), (60_000, 0, Some(40)), (50, 0, Some(1)), (5, 0, None)] {
+            let limits = Limits { time: [Some(clock), None], inc: [inc, 0], movestogo: mtg, ..Limits::default() };
+            let tm = TimeManager::new(&limits, 0, 10, start);
+            let hard = tm.hard_ms.unwrap();
+            assert!(hard <= clock.saturating_sub(10).max(1), "{clock}+{inc}: hard {hard}");
+            assert!(tm.soft_ms.unwrap() <= hard);
+        }
+        let movetime = Limits { movetime: Some(500), ..Limits::default() };
+        assert_eq!(TimeManager::new(&movetime, 0, 20, start).hard_ms, Some(480));
+        assert!(!TimeManager::new(&Limits::default(), 0, 10, start).is_timed());
+    }
+}

@@ -1,0 +1,184 @@
+//! The transposition table: clusters of four 16-byte entries (one cache
+//! line), shared lock-free between search threads. Each entry stores
+//! `key ^ data` beside `data`, so a torn write from a racing thread reads
+//! back as a miss instead of as a wrong hit.
+
+use crate::chess::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How a stored score bounds the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    None = 0,
+    Upper = 1,
+    Lower = 2,
+    Exact = 3,
+}
+
+/// What a probe returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    pub mv: Move,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const CLUSTER: usize = 4;
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Cluster([Entry; CLUSTER]);
+
+/// Data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6.
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    mv.bits() as u64
+        | (score as i16 as u16 as u64) << 16
+        | (eval as i16 as u16 as u64) << 32
+        | (depth.clamp(0, 255) as u64) << 48
+        | (bound as u64) << 56
+        | ((age & 63) as u64) << 58
+}
+
+fn unpack(data: u64) -> (TtHit, u8) {
+    let bound = match data >> 56 & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => Bound::None,
+    };
+    let hit = TtHit {
+        mv: Move::from_bits(data as u16),
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: (data >> 48 & 255) as i32,
+        bound,
+    };
+    (hit, (data >> 58) as u8)
+}
+
+/// The shared table. Resize and clear need `&mut` (no search running).
+pub struct TranspositionTable {
+    clusters: Vec<Cluster>,
+    age: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one cluster).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters = Vec::new();
+        clusters.resize_with(count, Cluster::default);
+        TranspositionTable { clusters, age: AtomicU64::new(0) }
+    }
+
+    pub fn resize(&mut self, mb: usize) {
+        *self = TranspositionTable::new(mb);
+    }
+
+    pub fn clear(&mut self) {
+        for cluster in &mut self.clusters {
+            *cluster = Cluster::default();
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Called once per `go`: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn age(&self) -> u8 {
+        (self.age.load(Ordering::Relaxed) & 63) as u8
+    }
+
+    #[inline]
+    fn cluster(&self, key: u64) -> &Cluster {
+        let index = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
+        &self.clusters[index]
+    }
+
+    /// Looks `key` up; scores come back as stored (ply-relative mate scores
+    /// are the caller's business: see `score_from_tt`).
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        for entry in &self.cluster(key).0 {
+            let data = entry.data.load(Ordering::Relaxed);
+            if entry.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
+                return Some(unpack(data).0);
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Replaces the same position's entry (keeping its move
+    /// when the new one has none), else the entry worth least: shallow and old.
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let age = self.age();
+        let cluster = self.cluster(key);
+        let mut victim = &cluster.0[0];
+        let mut victim_worth = i32::MAX;
+        for entry in &cluster.0 {
+            let data = entry.data.load(Ordering::Relaxed);
+            let (old, old_age) = unpack(data);
+            if entry.check.load(Ordering::Relaxed) ^ data == key || data == 0 {
+                if data != 0 && bound != Bound::Exact && depth + 4 < old.depth && old_age == age {
+                    return; // a much deeper result of this search is worth more
+                }
+                let mv = if mv.is_null() && data != 0 { old.mv } else { mv };
+                let new = pack(mv, score, eval, depth, bound, age);
+                entry.check.store(key ^ new, Ordering::Relaxed);
+                entry.data.store(new, Ordering::Relaxed);
+                return;
+            }
+            let staleness = (age.wrapping_sub(old_age) & 63) as i32;
+            let worth = old.depth - 8 * staleness;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = entry;
+            }
+        }
+        let new = pack(mv, score, eval, depth, bound, age);
+        victim.check.store(key ^ new, Ordering::Relaxed);
+        victim.data.store(new, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age();
+        let sample = self.clusters.len().min(250);
+        let used: usize = self.clusters[..sample]
+            .iter()
+            .flat_map(|c| c.0.iter())
+            .filter(|e| {
+                let data = e.data.load(Ordering::Relaxed);
+                data != 0 && unpack(data).1 == age
+            })
+            .count();
+        (used * 1000 / (sample * CLUSTER).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{MoveKind, Square};
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::new(Square::new(12), Square::new(28), MoveKind::Normal);
+        tt.store(0xDEAD_BEEF, mv, -31_000, 25, 7, Bound::Lower);
+        let hit = tt.probe(0xDEAD_BEEF).unwrap();
+        assert_eq!((hit.mv, hit.score, hit.eval, hit.depth, hit.bound), (mv, -31_000, 25, 7, Bound::Lower));
+        assert!(tt.probe(0xDEAD_BEEE).is_none());
+        assert_eq!(tt.hashfull(), 0); // one entry among a thousand samples rounds to 0
+    }
+}
