@@ -1,0 +1,446 @@
+//! UCI sessions against the built binary, spawned as a child process.
+
+use kiln::chess::Position;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("kiln starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = Engine { child, stdin, lines };
+        engine.send("setoption name OwnBook value false");
+        engine
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one satisfies `done`; returns all lines read.
+    fn until(&mut self, done: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("timed out; saw {seen:#?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; saw {seen:#?}"),
+            }
+        }
+    }
+
+    fn bestmove(&mut self, timeout_secs: u64) -> (String, Vec<String>) {
+        let lines = self.until(|l| l.starts_with("bestmove"), Duration::from_secs(timeout_secs));
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        (best, lines)
+    }
+
+    /// `isready` answered: everything before it has been handled.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until(|l| l == "readyok", Duration::from_secs(20))
+    }
+
+    /// Nothing arrives for `ms` milliseconds.
+    fn silent_for(&mut self, ms: u64) -> bool {
+        matches!(self.lines.recv_timeout(Duration::from_millis(ms)), Err(RecvTimeoutError::Timeout))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+fn assert_legal(fen: &str, moves: &[&str], best: &str) {
+    let mut pos = Position::from_fen(fen).unwrap();
+    for m in moves {
+        let mv = pos.parse_uci_move(m, false).unwrap();
+        pos.make_move(mv);
+    }
+    assert!(pos.parse_uci_move(best, false).is_some(), "bestmove {best} is illegal in {}", pos.to_fen());
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|l| l.starts_with("info string error")).collect()
+}
+
+#[test]
+fn handshake_lists_the_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok", Duration::from_secs(5));
+    assert!(lines.iter().any(|l| l.starts_with("id name Kiln")));
+    assert!(lines.iter().any(|l| l.starts_with("id author")));
+    for option in ["Hash", "Threads", "Move Overhead", "Clear Hash", "UCI_Chess960", "Ponder", "MultiPV", "OwnBook", "BookDepth", "BookFile"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {option} type"))), "missing {option}");
+    }
+    assert!(errors(&e.sync()).is_empty());
+}
+
+#[test]
+fn uciok_comes_fast() {
+    let start = Instant::now();
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(|l| l == "uciok", Duration::from_secs(5));
+    // Generous: the point is that no table is computed at start-up.
+    assert!(start.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn every_option_accepts_good_values_and_rejects_bad_ones() {
+    let mut e = Engine::start();
+    for good in [
+        "setoption name Hash value 32",
+        "setoption name Threads value 2",
+        "setoption name Move Overhead value 50",
+        "setoption name Clear Hash",
+        "setoption name UCI_Chess960 value false",
+        "setoption name Ponder value true",
+        "setoption name MultiPV value 3",
+        "setoption name OwnBook value false",
+        "setoption name BookDepth value 10",
+        "setoption name BookFile value <empty>",
+    ] {
+        e.send(good);
+        let lines = e.sync();
+        assert!(errors(&lines).is_empty(), "{good}: {lines:?}");
+    }
+    for bad in [
+        "setoption name Hash value 0",
+        "setoption name Hash value 99999999",
+        "setoption name Hash value lots",
+        "setoption name Threads value 0",
+        "setoption name MultiPV value 300",
+        "setoption name Ponder value maybe",
+        "setoption name NoSuchOption value 1",
+        "setoption name BookFile value /nonexistent/book.txt",
+        "setoption Hash 16",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        assert_eq!(errors(&lines).len(), 1, "{bad}: {lines:?}");
+    }
+    // Still usable afterwards, and MultiPV 3 reports three lines.
+    e.send("position startpos");
+    e.send("go depth 6");
+    let (best, lines) = e.bestmove(30);
+    assert_legal(Position::STARTPOS_FEN, &[], &best);
+    assert!(lines.iter().any(|l| l.contains(" multipv 3 ")), "{lines:?}");
+}
+
+#[test]
+fn bad_input_is_reported_and_the_engine_goes_on() {
+    let mut e = Engine::start();
+    let cases = [
+        "xyzzy",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position startpos moves e2e4 e7e5 e1e3",
+        "position startpos moves e2e4 zz99",
+        "position",
+        "go depth x",
+        "perft",
+    ];
+    for bad in cases {
+        e.send(bad);
+        let lines = e.sync();
+        assert!(!errors(&lines).is_empty(), "no error for {bad}: {lines:?}");
+    }
+    // The illegal move list left the position unchanged (still unset = start).
+    e.send("position startpos moves e2e4");
+    e.send("position startpos moves e2e4 e7e5 e1e3");
+    e.sync();
+    e.send("d");
+    let lines = e.sync();
+    assert!(lines.iter().any(|l| l == "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{lines:?}");
+}
+
+#[test]
+fn go_before_position_searches_the_start_position() {
+    let mut e = Engine::start();
+    e.send("go depth 3");
+    let (best, lines) = e.bestmove(20);
+    assert!(lines.iter().any(|l| l.starts_with("info string error: go before position")));
+    assert_legal(Position::STARTPOS_FEN, &[], &best);
+}
+
+#[test]
+fn go_limits_each_give_a_legal_bestmove() {
+    let mut e = Engine::start();
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    for go in [
+        "go depth 5",
+        "go nodes 5000",
+        "go movetime 100",
+        "go wtime 1000 btime 1000 winc 10 binc 10",
+        "go wtime 5000 btime 5000 movestogo 5",
+        "go searchmoves d2d4 b1c3 depth 4",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send(go);
+        let (best, lines) = e.bestmove(30);
+        assert_legal(fen, &[], &best);
+        if go.contains("searchmoves") {
+            assert!(best == "d2d4" || best == "b1c3", "{best}");
+        }
+        if go.contains("nodes") {
+            let last_info = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
+            let nodes: u64 = last_info.split_whitespace().skip_while(|w| *w != "nodes").nth(1).unwrap().parse().unwrap();
+            assert!(nodes <= 5000, "{last_info}");
+        }
+        for info in lines.iter().filter(|l| l.starts_with("info depth")) {
+            for field in ["seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv"] {
+                assert!(info.contains(&format!(" {field} ")), "{field} missing in {info}");
+            }
+            // Every PV move is legal in sequence.
+            let pv: Vec<&str> = info.split(" pv ").nth(1).unwrap().split_whitespace().collect();
+            let mut pos = Position::from_fen(fen).unwrap();
+            for m in pv {
+                let mv = pos.parse_uci_move(m, false).unwrap_or_else(|| panic!("illegal PV move {m} in {info}"));
+                pos.make_move(mv);
+            }
+        }
+    }
+}
+
+#[test]
+fn movetime_is_respected() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let start = Instant::now();
+    e.send("go movetime 300");
+    e.bestmove(10);
+    let took = start.elapsed();
+    assert!(took >= Duration::from_millis(250), "{took:?}");
+    assert!(took < Duration::from_millis(1500), "{took:?}");
+}
+
+#[test]
+fn infinite_waits_for_stop_and_answers_isready_meanwhile() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok", Duration::from_secs(2));
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    // Even a mate found quickly is held back until stop.
+    e.send("stop");
+    let start = Instant::now();
+    let (best, _) = e.bestmove(2);
+    assert!(start.elapsed() < Duration::from_millis(500));
+    assert_legal(Position::STARTPOS_FEN, &[], &best);
+
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    e.send("go infinite");
+    assert!(e.silent_for_bestmove(500));
+    e.send("stop");
+    let (best, _) = e.bestmove(2);
+    assert_eq!(best, "d1d8");
+}
+
+impl Engine {
+    /// No `bestmove` arrives within `ms` milliseconds (info lines are fine).
+    fn silent_for_bestmove(&mut self, ms: u64) -> bool {
+        let deadline = Instant::now() + Duration::from_millis(ms);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with("bestmove") => return false,
+                Ok(_) => continue,
+                Err(_) => return true,
+            }
+        }
+    }
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000");
+    assert!(e.silent_for_bestmove(700));
+    e.send("ponderhit");
+    let (best, _) = e.bestmove(5);
+    assert_legal(Position::STARTPOS_FEN, &["e2e4", "e7e5"], &best);
+    // And a stop during ponder answers too.
+    e.send("position startpos");
+    e.send("go ponder wtime 2000 btime 2000");
+    assert!(e.silent_for_bestmove(300));
+    e.send("stop");
+    e.bestmove(2);
+    assert!(e.silent_for(100));
+}
+
+#[test]
+fn stop_during_the_first_iteration_still_gives_a_legal_move() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    e.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    e.send("go infinite");
+    e.send("stop");
+    let (best, _) = e.bestmove(2);
+    assert_legal("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[], &best);
+}
+
+#[test]
+fn mates_are_found_and_scored() {
+    let mut e = Engine::start();
+    for (fen, mate, first) in [
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, "d1d8"),
+        ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1, "h5f7"),
+        ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2, "d5f6"),
+        ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", 2, "g2g1"),
+        ("2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", 3, "b1g6"),
+    ] {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 12");
+        let (best, lines) = e.bestmove(60);
+        let last = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
+        assert!(last.contains(&format!("score mate {mate} ")), "{fen}: {last}");
+        if !first.is_empty() {
+            assert_eq!(best, first, "{fen}");
+        }
+        assert_legal(fen, &[], &best);
+    }
+    // `go mate N` stops as soon as a mate in N is proven.
+    e.send("position fen 2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1");
+    e.send("go mate 3");
+    let (best, lines) = e.bestmove(60);
+    assert_eq!(best, "b1g6");
+    assert!(lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap().contains("score mate 3 "));
+    // Being mated: a negative mate score.
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1");
+    e.send("go depth 6");
+    let (_, lines) = e.bestmove(30);
+    let last = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
+    assert!(last.contains("score mate -1 ") || last.contains("score cp"), "{last}");
+}
+
+#[test]
+fn no_legal_move_answers_0000() {
+    let mut e = Engine::start();
+    for fen in [
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",      // stalemate
+        "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",       // checkmate
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 5");
+        let (best, _) = e.bestmove(10);
+        assert_eq!(best, "0000", "{fen}");
+        e.send(&format!("position fen {fen}"));
+        e.send("go wtime 1000 btime 1000");
+        assert_eq!(e.bestmove(10).0, "0000");
+    }
+}
+
+#[test]
+fn threefold_repetition_is_a_draw() {
+    let mut e = Engine::start();
+    // White, a queen down, can bring about for the third time a position
+    // that occurred twice before in the game (Kb1-a1): a draw, White's best.
+    e.send("position fen 7k/8/8/8/8/8/6q1/K7 w - - 0 1 moves a1b1 g2f2 b1a1 f2g2 a1b1 g2f2 b1a1 f2g2 a1b1 g2f2");
+    e.send("go depth 8");
+    let (best, lines) = e.bestmove(30);
+    let last = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
+    assert!(last.contains("score cp 0 "), "{last}");
+    assert_eq!(best, "b1a1");
+    // Without the history the same position is lost for White.
+    e.send("position fen 7k/8/8/8/8/8/5q2/1K6 w - - 0 1");
+    e.send("go depth 8");
+    let (_, lines) = e.bestmove(30);
+    let last = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
+    assert!(!last.contains("score cp 0 "), "{last}");
+}
+
+#[test]
+fn bench_is_deterministic() {
+    let run = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_kiln")).args(["bench", "5"]).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let last = text.lines().last().unwrap().to_string();
+        let words: Vec<&str> = last.split_whitespace().collect();
+        assert_eq!((words.len(), words[1], words[3]), (4, "nodes", "nps"), "{last}");
+        words[0].parse::<u64>().unwrap()
+    };
+    let a = run();
+    assert!(a > 10_000);
+    assert_eq!(a, run());
+}
+
+#[test]
+fn display_eval_and_perft_commands() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("d");
+    let lines = e.sync();
+    assert!(lines.iter().any(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq")));
+    assert!(lines.iter().any(|l| l.starts_with("Key: ")));
+    e.send("eval");
+    let lines = e.sync();
+    assert!(lines.iter().any(|l| l.starts_with("Final evaluation:")));
+    e.send("position startpos");
+    e.send("go perft 3");
+    let lines = e.until(|l| l.starts_with("Nodes searched"), Duration::from_secs(10));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ") && l.len() <= 12).count(), 20);
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+    e.send("go perft 3");
+    let lines = e.until(|l| l.starts_with("Nodes searched"), Duration::from_secs(10));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 12189");
+}
+
+#[test]
+fn chess960_castling_is_written_king_takes_rook() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    // King g1 takes its own rook h1: short castling, written g1h1 in Chess960.
+    e.send("position fen 1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1 moves g1h1");
+    e.send("d");
+    let lines = e.sync();
+    assert!(lines.iter().any(|l| l.starts_with("Fen: 1r4kr/8/8/8/8/8/8/1R3RK1 b kq")), "{lines:?}");
+    // In standard mode the same castle is e1g1.
+    e.send("setoption name UCI_Chess960 value false");
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1");
+    e.send("d");
+    let lines = e.sync();
+    assert!(lines.iter().any(|l| l.starts_with("Fen: r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq")), "{lines:?}");
+}
