@@ -11,7 +11,7 @@ use std::io::Write;
 use std::time::Instant;
 
 /// Depth searched per position when none is given.
-pub const DEFAULT_BENCH_DEPTH: i32 = 11;
+pub const DEFAULT_BENCH_DEPTH: i32 = 12;
 
 /// Openings, middlegames and endgames, each a different kind of search.
 pub const BENCH_POSITIONS: &[&str] = &[
