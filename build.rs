@@ -24,7 +24,13 @@ fn regenerate_tables_if_requested() {
 fn compile_opening_book() {
     let path = manifest_dir().join("openings.txt");
     println!("cargo:rerun-if-changed={}", path.display());
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("error: openings.txt: cannot read {}: {e}", path.display());
+            std::process::exit(1);
+        }
+    };
     match codegen::compile_book_module(&text, "openings.txt") {
         Ok(module) => write_out("book.rs", &module),
         Err(message) => {

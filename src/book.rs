@@ -39,7 +39,8 @@ impl Book {
         Book { loaded: None }
     }
 
-    fn entries(&self) -> &[(u64, u32)] {
+    /// The raw entries: `(key, move | weight << 16)`, sorted.
+    pub fn entries(&self) -> &[(u64, u32)] {
         self.loaded.as_deref().unwrap_or(&embedded::BOOK_ENTRIES)
     }
 
