@@ -154,13 +154,12 @@ mod tests {
 
     #[test]
     fn weights_and_transpositions() {
-        let book = Book::from_text("c4 e5 Nc3 Nf6\nd4 Nf6 c4 e6\nd4 Nf6 c4 g6\nd4 d5\nNf3 Nf6 c4 e6 d4\n").unwrap();
+        let book = Book::from_text("Nf3 Nf6 c4 e6 d4\nc4 e5 Nc3 Nf6\nd4 Nf6 c4 e6\nd4 Nf6 c4 g6\nd4 d5\n").unwrap();
         let start = Position::startpos();
         let moves = book.probe(&start);
         assert_eq!(moves[0].weight, 3);
         assert_eq!(start.to_san(moves[0].mv), "d4");
-        // 1.Nf3 Nf6 2.c4 e6 3.d4 transposes to 1.d4 Nf6 2.c4 e6: no book move there after e6,
-        // but after 1.d4 Nf6 2.c4 the position after 1.Nf3 Nf6 2.c4 differs, so only direct lines count.
+        // After 1.Nf3 Nf6 2.c4 only the Nf3 line continues (2...e6).
         let mut pos = Position::startpos();
         for san in ["Nf3", "Nf6", "c4"] {
             let mv = pos.parse_san(san).unwrap();

@@ -179,6 +179,6 @@ mod tests {
         let hit = tt.probe(0xDEAD_BEEF).unwrap();
         assert_eq!((hit.mv, hit.score, hit.eval, hit.depth, hit.bound), (mv, -31_000, 25, 7, Bound::Lower));
         assert!(tt.probe(0xDEAD_BEEE).is_none());
-        assert_eq!(tt.hashfull(), 0); // one entry among a thousand samples rounds to 0
+        assert!(tt.hashfull() <= 1); // one entry among a thousand sampled slots
     }
 }
