@@ -385,13 +385,11 @@ impl Engine {
 
     fn cmd_eval(&self) {
         let b = eval::breakdown(&self.position);
-        say(&format!(
-            "info string eval material+pst mg {} eg {} phase {}/24 -> {} cp (side to move)",
-            eval::mg(b.psqt),
-            eval::eg(b.psqt),
-            b.phase,
-            b.total
-        ));
+        say("     term    |   mg    eg  (White's view)");
+        for (name, packed) in [("material+pst", b.psqt), ("pawns", b.pawns), ("pieces", b.pieces), ("king", b.king)] {
+            say(&format!("{name:>12} | {:5} {:5}", eval::mg(packed), eval::eg(packed)));
+        }
+        say(&format!("phase {}/24", b.phase));
         say(&format!("Final evaluation: {} (side to move)", b.total));
     }
 

@@ -3,7 +3,16 @@
 //! phase, from the side to move's point of view. New terms go here, each as
 //! one function with its constants beside it.
 
+mod king;
+mod pawns;
+mod pieces;
+
 use crate::chess::{Color, Kind, Position};
+
+/// Packs a (middlegame, endgame) pair, as the generated tables do.
+pub const fn s(mg: i32, eg: i32) -> i32 {
+    crate::tables::pst::s(mg, eg)
+}
 
 /// Bonus for having the move: the side to move is, on average, better off.
 const TEMPO: i32 = 15;
@@ -35,6 +44,12 @@ pub fn taper(packed: i32, phase: i32) -> i32 {
 pub struct Breakdown {
     /// Material + piece-square tables, packed (mg, eg).
     pub psqt: i32,
+    /// Pawn structure (White minus Black), packed.
+    pub pawns: i32,
+    /// Mobility, bishop pair, rook files (White minus Black), packed.
+    pub pieces: i32,
+    /// King safety (White minus Black), packed.
+    pub king: i32,
     pub phase: i32,
     /// The final score from the side to move's point of view.
     pub total: i32,
@@ -49,10 +64,14 @@ pub fn evaluate(pos: &Position) -> i32 {
 pub fn breakdown(pos: &Position) -> Breakdown {
     let psqt = pos.psqt();
     let phase = pos.phase();
-    let white = taper(psqt, phase);
+    let both = |term: fn(&Position, Color) -> i32| term(pos, Color::White) - term(pos, Color::Black);
+    let pawns = both(pawns::evaluate);
+    let pieces = both(pieces::evaluate);
+    let king = both(king::evaluate);
+    let white = taper(psqt + pawns + pieces + king, phase);
     let side = pos.side_to_move().sign();
     let total = scale_for_drawishness(pos, white * side) + TEMPO;
-    Breakdown { psqt, phase, total }
+    Breakdown { psqt, pawns, pieces, king, phase, total }
 }
 
 /// Without pawns, a side up by less than a rook rarely wins: pull such

@@ -1,0 +1,64 @@
+//! King safety: the pawn shield in front of a castled king, and the weight
+//! of enemy pieces bearing on the squares around it.
+
+use super::s;
+use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
+use crate::chess::{Bitboard, Color, Kind, Position};
+
+/// Each own pawn directly in front of the king (three files, two ranks).
+const SHIELD_PAWN: i32 = s(12, 0);
+/// Attack weight of a piece that hits the king zone: knight, bishop, rook, queen.
+const ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
+/// Middlegame penalty per squared attack unit (applied with two or more attackers).
+const DANGER_PER_UNIT_SQUARED: i32 = 3;
+/// The danger penalty saturates here.
+const MAX_DANGER: i32 = 400;
+
+/// King safety of `color`, packed, from its own point of view.
+pub fn evaluate(pos: &Position, color: Color) -> i32 {
+    let king = pos.king(color);
+    let zone = king_attacks(king) | Bitboard::from_square(king);
+    let mut score = 0;
+
+    // The pawn shield: own pawns one or two ranks in front, on the king's
+    // file and its neighbours.
+    let rank = king.rank() as i32;
+    let dir = if color == Color::White { 1 } else { -1 };
+    let mut ahead = Bitboard::EMPTY;
+    for step in [1, 2] {
+        let r = rank + dir * step;
+        if (0..8).contains(&r) {
+            ahead |= Bitboard::rank(r as u8);
+        }
+    }
+    let shield = ahead & files_around(king.file()) & pos.pieces_of(color, Kind::Pawn);
+    score += SHIELD_PAWN * shield.count().min(3) as i32;
+
+    let occupied = pos.occupied();
+    let (mut units, mut attackers) = (0, 0);
+    for (i, kind) in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen].into_iter().enumerate() {
+        for sq in pos.pieces_of(!color, kind) {
+            let attacks = match kind {
+                Kind::Knight => knight_attacks(sq),
+                Kind::Bishop => bishop_attacks(sq, occupied),
+                Kind::Rook => rook_attacks(sq, occupied),
+                _ => queen_attacks(sq, occupied),
+            };
+            let hits = (attacks & zone).count() as i32;
+            if hits > 0 {
+                attackers += 1;
+                units += ATTACK_WEIGHT[i] * hits;
+            }
+        }
+    }
+    if attackers >= 2 {
+        score -= s((DANGER_PER_UNIT_SQUARED * units * units / 4).min(MAX_DANGER), 0);
+    }
+    score
+}
+
+/// The king's file and its neighbours.
+fn files_around(file: u8) -> Bitboard {
+    let f = Bitboard::file(file).0;
+    Bitboard(f | ((f << 1) & !Bitboard::FILE_A.0) | ((f >> 1) & !Bitboard::FILE_H.0))
+}
