@@ -43,7 +43,7 @@ impl Default for Options {
         Options {
             hash_mb: 16,
             threads: 1,
-            move_overhead_ms: 10,
+            move_overhead_ms: 20,
             chess960: false,
             ponder: false,
             multipv: 1,
@@ -170,7 +170,7 @@ impl Engine {
         say("id author the Kiln developers");
         say(&format!("option name Hash type spin default 16 min {} max {}", HASH_RANGE.0, HASH_RANGE.1));
         say(&format!("option name Threads type spin default 1 min {} max {}", THREADS_RANGE.0, THREADS_RANGE.1));
-        say(&format!("option name Move Overhead type spin default 10 min {} max {}", OVERHEAD_RANGE.0, OVERHEAD_RANGE.1));
+        say(&format!("option name Move Overhead type spin default {} min {} max {}", Options::default().move_overhead_ms, OVERHEAD_RANGE.0, OVERHEAD_RANGE.1));
         say("option name Clear Hash type button");
         say("option name Ponder type check default false");
         say(&format!("option name MultiPV type spin default 1 min {} max {}", MULTIPV_RANGE.0, MULTIPV_RANGE.1));

@@ -38,3 +38,31 @@ fn engine_keys_match_the_reference_rules() {
     }
     assert_eq!(reference.key(&keys), pos.key());
 }
+
+#[test]
+fn engine_attacks_match_the_reference_geometry() {
+    use codegen::geometry;
+    use kiln::chess::attacks::*;
+    use kiln::chess::{Bitboard, Color, Square};
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    for a in 0..64usize {
+        let sa = Square::new(a as u8);
+        assert_eq!(knight_attacks(sa).0, geometry::knight_attacks(a));
+        assert_eq!(king_attacks(sa).0, geometry::king_attacks(a));
+        assert_eq!(pawn_attacks(Color::White, sa).0, geometry::pawn_attacks(0, a));
+        assert_eq!(pawn_attacks(Color::Black, sa).0, geometry::pawn_attacks(1, a));
+        for b in 0..64usize {
+            let sb = Square::new(b as u8);
+            assert_eq!(between(sa, sb).0, geometry::between(a, b), "between {a} {b}");
+            assert_eq!(line(sa, sb).0, geometry::line(a, b), "line {a} {b}");
+        }
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let occ = x & x.rotate_left(23);
+            assert_eq!(rook_attacks(sa, Bitboard(occ)).0, geometry::rook_attacks(a, occ));
+            assert_eq!(bishop_attacks(sa, Bitboard(occ)).0, geometry::bishop_attacks(a, occ));
+        }
+    }
+}

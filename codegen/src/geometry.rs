@@ -88,46 +88,32 @@ pub fn slider_mask(sq: usize, directions: &[(i32, i32)]) -> u64 {
     mask
 }
 
-/// Squares strictly between `a` and `b` when they share a rank, file or
-/// diagonal; empty otherwise.
-pub fn between(a: usize, b: usize) -> u64 {
+/// The unit step from `a` towards `b` when they share a rank, file or
+/// diagonal (and differ); `None` otherwise.
+fn aligned_step(a: usize, b: usize) -> Option<(i32, i32)> {
     let (fa, ra) = file_rank(a);
     let (fb, rb) = file_rank(b);
     let (df, dr) = (fb - fa, rb - ra);
-    if a == b || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
-        return 0;
-    }
-    let (sf, sr) = (df.signum(), dr.signum());
-    let mut bb = 0;
-    let (mut f, mut r) = (fa + sf, ra + sr);
-    while (f, r) != (fb, rb) {
-        bb |= 1u64 << square_at(f, r).unwrap();
-        f += sf;
-        r += sr;
-    }
-    bb
+    let aligned = df == 0 || dr == 0 || df.abs() == dr.abs();
+    (a != b && aligned).then(|| (df.signum(), dr.signum()))
+}
+
+/// Squares strictly between `a` and `b` when they share a rank, file or
+/// diagonal; empty otherwise.
+pub fn between(a: usize, b: usize) -> u64 {
+    let Some((sf, sr)) = aligned_step(a, b) else { return 0 };
+    let (fa, ra) = file_rank(a);
+    (1..)
+        .map(|k| square_at(fa + k * sf, ra + k * sr).expect("b lies on the ray"))
+        .take_while(|&s| s != b)
+        .fold(0, |bb, s| bb | 1u64 << s)
 }
 
 /// The whole line (edge to edge) through `a` and `b` when they are aligned,
 /// including both squares; empty otherwise.
 pub fn line(a: usize, b: usize) -> u64 {
-    let (fa, ra) = file_rank(a);
-    let (fb, rb) = file_rank(b);
-    let (df, dr) = (fb - fa, rb - ra);
-    if a == b || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
-        return 0;
-    }
-    let (sf, sr) = (df.signum(), dr.signum());
-    let mut bb = 1u64 << a;
-    for (stepf, stepr) in [(sf, sr), (-sf, -sr)] {
-        let (mut f, mut r) = (fa + stepf, ra + stepr);
-        while let Some(s) = square_at(f, r) {
-            bb |= 1u64 << s;
-            f += stepf;
-            r += stepr;
-        }
-    }
-    bb
+    let Some((sf, sr)) = aligned_step(a, b) else { return 0 };
+    1u64 << a | slider_attacks(a, 0, &[(sf, sr), (-sf, -sr)])
 }
 
 /// Every subset of `mask`, by the carry-rippler trick, starting with 0.
