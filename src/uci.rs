@@ -106,8 +106,17 @@ impl Engine {
     /// Reads commands from stdin until `quit` or end of input.
     pub fn run(&mut self) {
         let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
-            let Ok(line) = line else { break };
+        let mut input = stdin.lock();
+        let mut buffer = Vec::new();
+        loop {
+            buffer.clear();
+            // Bytes, not `lines()`: a line that is not UTF-8 (a GUI in a
+            // legacy code page) is read lossily instead of ending the session.
+            match input.read_until(b'\n', &mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&buffer);
             if !self.handle(&line) {
                 break;
             }
@@ -208,6 +217,11 @@ impl Engine {
         match lname.as_str() {
             "hash" => {
                 if let Some(mb) = parse_in_range(&name, &value, HASH_RANGE) {
+                    if let Some(available) = available_memory_mb() {
+                        if mb as u64 > available * 9 / 10 {
+                            return error(&format!("Hash {mb} MB does not fit in the {available} MB of free memory; Hash unchanged"));
+                        }
+                    }
                     self.join_worker();
                     self.options.hash_mb = mb;
                     match Arc::get_mut(&mut self.tt) {
@@ -326,7 +340,7 @@ impl Engine {
         if !self.position_set {
             error("go before position; searching the start position");
         }
-        let Some((limits, searchmoves)) = parse_go(args, &self.position, self.options.chess960) else { return };
+        let (limits, searchmoves) = parse_go(args, &self.position, self.options.chess960);
 
         // The book answers at once, except for analysis and infinite/ponder searches.
         let analysis = limits.infinite || limits.ponder || limits.depth.is_some() || limits.nodes.is_some() || limits.mate.is_some();
@@ -354,7 +368,14 @@ impl Engine {
         let signals = Arc::clone(&self.signals);
         let mut histories = std::mem::take(&mut self.histories);
         self.worker = Some(std::thread::spawn(move || {
-            let result = search(&req, &tt, &signals, &mut histories, &|line| say(line));
+            let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| search(&req, &tt, &signals, &mut histories, &|line| say(line))));
+            let result = searched.unwrap_or_else(|_| {
+                // Never leave the GUI without an answer: any legal move.
+                error("the search failed; answering with the first legal move");
+                histories = vec![History::default()];
+                let best = crate::chess::legal_moves(&req.root).iter().next().unwrap_or(Move::NULL);
+                SearchResult { best, ponder: None, score: 0, depth: 0, nodes: 0, pv: vec![best] }
+            });
             let chess960 = req.chess960;
             match (result.best.is_null(), result.ponder) {
                 (true, _) => say("bestmove 0000"),
@@ -416,6 +437,14 @@ impl Engine {
     }
 }
 
+/// Free memory in MB (Linux `MemAvailable`), if the system says.
+fn available_memory_mb() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
 fn is_uci_move_syntax(text: &str) -> bool {
     let b = text.as_bytes();
     (b.len() == 4 || b.len() == 5)
@@ -423,7 +452,7 @@ fn is_uci_move_syntax(text: &str) -> bool {
         && (b'1'..=b'8').contains(&b[1])
         && (b'a'..=b'h').contains(&b[2])
         && (b'1'..=b'8').contains(&b[3])
-        && (b.len() == 4 || b"nbrq".contains(&b[4]))
+        && (b.len() == 4 || b"nbrqNBRQ".contains(&b[4]))
 }
 
 fn parse_in_range<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(name: &str, value: &str, range: (T, T)) -> Option<T> {
@@ -451,25 +480,29 @@ fn parse_bool(name: &str, value: &str) -> Option<bool> {
     }
 }
 
-/// Parses `go` arguments; reports and returns `None` on bad input.
-fn parse_go(args: &[&str], pos: &Position, chess960: bool) -> Option<(Limits, Vec<Move>)> {
+/// Parses `go` arguments. A bad parameter is reported and skipped, so every
+/// `go` still ends in a `bestmove`.
+fn parse_go(args: &[&str], pos: &Position, chess960: bool) -> (Limits, Vec<Move>) {
     let mut limits = Limits::default();
     let mut searchmoves = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
         let number = |i: usize| -> Option<i64> {
-            match args.get(i + 1).map(|v| v.parse::<i64>()) {
-                Some(Ok(v)) => Some(v),
+            match args.get(i + 1).map(|v| v.parse::<f64>()) {
+                Some(Ok(v)) if v.is_finite() => Some(v.clamp(-1e15, 1e15) as i64),
                 _ => {
-                    error(&format!("go {key} needs a number"));
+                    error(&format!("go {key} needs a number; ignored"));
                     None
                 }
             }
         };
         match key {
             "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate" | "movetime" => {
-                let v = number(i)?;
+                let Some(v) = number(i) else {
+                    i += 1;
+                    continue;
+                };
                 let clamped = v.max(0) as u64;
                 match key {
                     "wtime" => limits.time[0] = Some(clamped),
@@ -511,5 +544,5 @@ fn parse_go(args: &[&str], pos: &Position, chess960: bool) -> Option<(Limits, Ve
             }
         }
     }
-    Some((limits, searchmoves))
+    (limits, searchmoves)
 }

@@ -53,3 +53,13 @@ fn garbage_never_panics() {
         let _ = Position::from_fen(&s);
     }
 }
+
+#[test]
+fn huge_clocks_saturate_instead_of_overflowing() {
+    let mut pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3 b - - 65535 65535").unwrap();
+    let mv = pos.parse_uci_move("e8e7", false).unwrap();
+    pos.make_move(mv);
+    assert_eq!((pos.halfmove_clock(), pos.fullmove_number()), (65535, 65535));
+    pos.make_null_move();
+    assert_eq!(pos.halfmove_clock(), 65535);
+}

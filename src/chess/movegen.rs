@@ -366,6 +366,8 @@ impl Position {
     /// king-takes-rook `e1h1`, which is the only form in Chess960) and
     /// returns it if it is legal here.
     pub fn parse_uci_move(&self, text: &str, chess960: bool) -> Option<Move> {
+        let text = text.to_ascii_lowercase();
+        let text = text.as_str();
         let moves = legal_moves(self);
         let found = moves.iter().find(|m| m.to_uci(chess960) == text);
         found.or_else(|| if chess960 { None } else { moves.iter().find(|m| m.to_uci(true) == text) })

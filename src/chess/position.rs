@@ -287,7 +287,7 @@ impl Position {
             self.key ^= zobrist::EN_PASSANT[(self.en_passant & 7) as usize];
             self.en_passant = NO_SQUARE;
         }
-        self.halfmove_clock += 1;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
 
         if mv.is_castling() {
             let rook = Piece::new(us, Kind::Rook);
@@ -329,7 +329,7 @@ impl Position {
         }
 
         if us == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.side = !us;
         self.key ^= zobrist::SIDE;
@@ -361,9 +361,9 @@ impl Position {
             self.key ^= zobrist::EN_PASSANT[(self.en_passant & 7) as usize];
             self.en_passant = NO_SQUARE;
         }
-        self.halfmove_clock += 1;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         if self.side == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.side = !self.side;
         self.key ^= zobrist::SIDE;

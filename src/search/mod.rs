@@ -216,15 +216,15 @@ impl<'a> Searcher<'a> {
             return true;
         }
         if self.is_main {
-            if let Some(limit) = self.limits.nodes {
-                if self.nodes >= limit {
-                    self.signals.stop.store(true, Ordering::Relaxed);
-                }
+            // Limits end this search locally; the shared flag belongs to
+            // `stop`/`quit`, so an infinite or ponder search still waits for it.
+            if self.limits.nodes.is_some_and(|limit| self.nodes >= limit) {
+                self.stopped = true;
             }
             if self.nodes % 1024 == 0 {
                 self.signals.nodes.fetch_add(1024, Ordering::Relaxed);
                 if self.clock_running() && self.time.hard_expired() {
-                    self.signals.stop.store(true, Ordering::Relaxed);
+                    self.stopped = true;
                 }
             }
         } else if self.nodes % 1024 == 0 {
@@ -601,6 +601,7 @@ impl<'a> Searcher<'a> {
     /// MultiPV lines already chosen), updating their scores and order.
     fn search_root(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32, first: usize) -> i32 {
         self.nodes += 1;
+        self.frames[0].static_eval = if pos.in_check() { -INFINITY } else { evaluate(pos) };
         let mut best = -INFINITY;
         for i in first..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
@@ -633,9 +634,11 @@ impl<'a> Searcher<'a> {
             } else {
                 rm.score = -INFINITY;
             }
-            if score > best {
-                best = score;
-                // The new best goes to the front of the lines still open.
+            best = best.max(score);
+            // A move that beat alpha is the new best: it goes to the front of
+            // the lines still open. (A null-window score at or below alpha is
+            // only a bound and never promotes a move.)
+            if i != first && score > alpha {
                 let moved = self.root_moves.remove(i);
                 self.root_moves.insert(first, moved);
             }

@@ -34,9 +34,13 @@ const MAX_SHARE_OF_CLOCK: f64 = 0.4;
 impl TimeManager {
     /// Plans the move for `us` (0 = White, 1 = Black) with `overhead_ms` kept back.
     pub fn new(limits: &Limits, us: usize, overhead_ms: u64, start: Instant) -> TimeManager {
+        if limits.infinite {
+            return TimeManager { start, soft_ms: None, hard_ms: None };
+        }
         if let Some(movetime) = limits.movetime {
+            // A fixed time per move is spent whole: no soft limit.
             let t = movetime.saturating_sub(overhead_ms).max(1);
-            return TimeManager { start, soft_ms: Some(t), hard_ms: Some(t) };
+            return TimeManager { start, soft_ms: None, hard_ms: Some(t) };
         }
         let Some(clock) = limits.time[us] else {
             return TimeManager { start, soft_ms: None, hard_ms: None };
@@ -98,5 +102,7 @@ mod tests {
         let movetime = Limits { movetime: Some(500), ..Limits::default() };
         assert_eq!(TimeManager::new(&movetime, 0, 20, start).hard_ms, Some(480));
         assert!(!TimeManager::new(&Limits::default(), 0, 10, start).is_timed());
+        let infinite = Limits { infinite: true, time: [Some(1000), Some(1000)], ..Limits::default() };
+        assert!(!TimeManager::new(&infinite, 0, 10, start).is_timed());
     }
 }
