@@ -94,7 +94,9 @@ impl Engine {
             game_keys: Vec::new(),
             position_set: false,
             options: Options::default(),
-            tt: Arc::new(TranspositionTable::new(Options::default().hash_mb)),
+            // Allocated at the first isready/go (see `ensure_hash`): `uci` is
+            // answered before any memory is touched.
+            tt: Arc::new(TranspositionTable::placeholder()),
             histories: vec![History::default()],
             signals: Arc::new(Signals::default()),
             worker: None,
@@ -122,6 +124,17 @@ impl Engine {
             }
         }
         self.stop_search();
+    }
+
+    /// Makes the table the size the `Hash` option asks for (never mid-search).
+    fn ensure_hash(&mut self) {
+        if self.tt.size_mb() != self.options.hash_mb && !self.searching() {
+            self.join_worker();
+            match Arc::get_mut(&mut self.tt) {
+                Some(tt) => tt.resize(self.options.hash_mb),
+                None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
+            }
+        }
     }
 
     fn searching(&self) -> bool {
@@ -157,7 +170,10 @@ impl Engine {
         }
         match command {
             "uci" => self.cmd_uci(),
-            "isready" => say("readyok"),
+            "isready" => {
+                self.ensure_hash();
+                say("readyok")
+            }
             "ucinewgame" => self.cmd_ucinewgame(),
             "setoption" => self.cmd_setoption(args),
             "position" => self.cmd_position(args),
@@ -222,12 +238,8 @@ impl Engine {
                             return error(&format!("Hash {mb} MB does not fit in the {available} MB of free memory; Hash unchanged"));
                         }
                     }
-                    self.join_worker();
                     self.options.hash_mb = mb;
-                    match Arc::get_mut(&mut self.tt) {
-                        Some(tt) => tt.resize(mb),
-                        None => self.tt = Arc::new(TranspositionTable::new(mb)),
-                    }
+                    self.ensure_hash();
                 }
             }
             "threads" => {
@@ -334,6 +346,7 @@ impl Engine {
             self.stop_search();
         }
         self.join_worker();
+        self.ensure_hash();
         if args.first() == Some(&"perft") {
             return self.cmd_perft(&args[1..]);
         }

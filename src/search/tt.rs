@@ -79,6 +79,17 @@ impl TranspositionTable {
         TranspositionTable { clusters, age: AtomicU64::new(0) }
     }
 
+    /// A one-cluster table: a stand-in until the real one is needed, so that
+    /// start-up touches no memory.
+    pub fn placeholder() -> TranspositionTable {
+        TranspositionTable { clusters: vec![Cluster::default()], age: AtomicU64::new(0) }
+    }
+
+    /// Size in MB (0 for the placeholder).
+    pub fn size_mb(&self) -> usize {
+        self.clusters.len() * std::mem::size_of::<Cluster>() / (1024 * 1024)
+    }
+
     pub fn resize(&mut self, mb: usize) {
         *self = TranspositionTable::new(mb);
     }
