@@ -206,3 +206,23 @@ fn book_file_swaps_books_at_run_time() {
     assert_ne!(moves[2], "a2a3");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn kiln_book_lists_moves_and_weights() {
+    let out = Command::new(env!("CARGO_BIN_EXE_kiln")).args(["book", "e4", "e5", "Nf3"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"));
+    let moves: Vec<&str> = lines.map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert!(moves.contains(&"Nc6") && moves.contains(&"Nf6"), "{text}");
+    let bad = Command::new(env!("CARGO_BIN_EXE_kiln")).args(["book", "e4", "Ke2"]).output().unwrap();
+    assert!(!bad.status.success());
+}
+
+#[test]
+fn castling_may_be_written_with_zeros() {
+    let book = Book::from_text("e4 e5 Nf3 Nc6 Bc4 Bc5 0-0 Nf6\n").unwrap();
+    let pos = play(&["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"]);
+    assert_eq!(pos.to_san(book.probe(&pos)[0].mv), "O-O");
+    assert!(codegen::compile_book_module("e4 e5 Nf3 Nc6 Bc4 Bc5 0-0 Nf6\n", "x").is_ok());
+}
