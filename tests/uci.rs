@@ -181,7 +181,7 @@ fn bad_input_is_reported_and_the_engine_goes_on() {
         assert!(!errors(&lines).is_empty(), "no error for {bad}: {lines:?}");
     }
     // A bad `go` parameter is reported and skipped: a bestmove still comes.
-    for go in ["go depth x nodes 5000", "go wtime 300 btime 300 movestogo", "go nodes 99999999999999999999999 depth 2", "go sideways depth 2"] {
+    for go in ["go depth x nodes 5000", "go wtime 300 btime 300 movestogo", "go movetime abc depth 2", "go sideways depth 2"] {
         e.send("position startpos");
         e.send(go);
         let (best, lines) = e.bestmove(20);
