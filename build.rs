@@ -47,7 +47,13 @@ fn record_target_features() {
     let features = env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
     let wanted = ["popcnt", "bmi1", "bmi2", "lzcnt", "avx2", "sse4.2", "neon"];
     let present: Vec<&str> = features.split(',').filter(|f| wanted.contains(f)).collect();
-    write_out("target_features.rs", &format!("pub const TARGET_FEATURES: &str = {:?};\n", present.join(" ")));
+    write_out(
+        "target_features.rs",
+        &format!(
+            "pub const TARGET_FEATURES: &str = {:?};\n",
+            present.join(" ")
+        ),
+    );
 }
 
 fn manifest_dir() -> PathBuf {

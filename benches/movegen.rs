@@ -13,12 +13,25 @@ const POSITIONS: [&str; 3] = [
 ];
 
 fn movegen(c: &mut Criterion) {
-    let positions: Vec<Position> = POSITIONS.iter().map(|f| Position::from_fen(f).unwrap()).collect();
+    let positions: Vec<Position> = POSITIONS
+        .iter()
+        .map(|f| Position::from_fen(f).unwrap())
+        .collect();
     c.bench_function("legal_moves x3", |b| {
-        b.iter(|| positions.iter().map(|p| legal_moves(black_box(p)).len()).sum::<usize>())
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| legal_moves(black_box(p)).len())
+                .sum::<usize>()
+        })
     });
     c.bench_function("count_legal_moves x3", |b| {
-        b.iter(|| positions.iter().map(|p| count_legal_moves(black_box(p))).sum::<u64>())
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| count_legal_moves(black_box(p)))
+                .sum::<u64>()
+        })
     });
 }
 

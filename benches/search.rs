@@ -11,8 +11,18 @@ use kiln::tools::bench::BENCH_POSITIONS;
 use std::hint::black_box;
 
 fn eval_bench(c: &mut Criterion) {
-    let positions: Vec<Position> = BENCH_POSITIONS.iter().map(|f| Position::from_fen(f).unwrap()).collect();
-    c.bench_function("evaluate bench positions", |b| b.iter(|| positions.iter().map(|p| evaluate(black_box(p))).sum::<i32>()));
+    let positions: Vec<Position> = BENCH_POSITIONS
+        .iter()
+        .map(|f| Position::from_fen(f).unwrap())
+        .collect();
+    c.bench_function("evaluate bench positions", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| evaluate(black_box(p)))
+                .sum::<i32>()
+        })
+    });
 }
 
 fn search_bench(c: &mut Criterion) {
@@ -24,7 +34,13 @@ fn search_bench(c: &mut Criterion) {
             let tt = TranspositionTable::new(16);
             let signals = Signals::default();
             let mut histories = vec![History::default()];
-            let req = SearchRequest::new(pos, Limits { depth: Some(8), ..Limits::default() });
+            let req = SearchRequest::new(
+                pos,
+                Limits {
+                    depth: Some(8),
+                    ..Limits::default()
+                },
+            );
             search(&req, &tt, &signals, &mut histories, &|_| {}).nodes
         })
     });

@@ -61,7 +61,10 @@ impl Book {
         let mut moves: Vec<BookMove> = entries[start..]
             .iter()
             .take_while(|e| e.0 == key)
-            .map(|e| BookMove { mv: Move::from_bits(e.1 as u16), weight: e.1 >> 16 })
+            .map(|e| BookMove {
+                mv: Move::from_bits(e.1 as u16),
+                weight: e.1 >> 16,
+            })
             .filter(|bm| pos.is_legal(bm.mv))
             .collect();
         moves.sort_by(|a, b| b.weight.cmp(&a.weight));
@@ -92,10 +95,17 @@ impl Book {
         let mut previous: Option<&str> = None;
         for (index, line) in text.lines().enumerate() {
             let line_no = index + 1;
-            let err = |message: String| BookError { line: line_no, message };
+            let err = |message: String| BookError {
+                line: line_no,
+                message,
+            };
             match previous {
                 Some(prev) if line == prev => return Err(err("duplicate line".into())),
-                Some(prev) if line < prev => return Err(err("line out of order (lines must be sorted in byte order)".into())),
+                Some(prev) if line < prev => {
+                    return Err(err(
+                        "line out of order (lines must be sorted in byte order)".into(),
+                    ))
+                }
                 _ => {}
             }
             previous = Some(line);
@@ -111,7 +121,11 @@ impl Book {
                         SanError::Illegal => "illegal move",
                         SanError::Ambiguous => "ambiguous move",
                     };
-                    let context = if played.is_empty() { "at the start".to_string() } else { format!("after '{played}'") };
+                    let context = if played.is_empty() {
+                        "at the start".to_string()
+                    } else {
+                        format!("after '{played}'")
+                    };
                     err(format!("{what} '{token}' {context}"))
                 })?;
                 *weights.entry((pos.key(), mv.bits())).or_insert(0) += 1;
@@ -122,13 +136,19 @@ impl Book {
                 played.push_str(token);
             }
         }
-        let entries = weights.into_iter().map(|((key, mv), w)| (key, mv as u32 | w.min(0xFFFF) << 16)).collect();
-        Ok(Book { loaded: Some(entries) })
+        let entries = weights
+            .into_iter()
+            .map(|((key, mv), w)| (key, mv as u32 | w.min(0xFFFF) << 16))
+            .collect();
+        Ok(Book {
+            loaded: Some(entries),
+        })
     }
 
     /// Loads a book file; the error message names the file and line.
     pub fn from_file(path: &str) -> Result<Book, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read book file '{path}': {e}"))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read book file '{path}': {e}"))?;
         Book::from_text(&text).map_err(|e| format!("{path}:{}: {}", e.line, e.message))
     }
 }
@@ -140,7 +160,10 @@ mod tests {
     #[test]
     fn runtime_loader_matches_the_build_messages() {
         let e = Book::from_text("e4 e5 Nf3 Nf6 Nf6\n").unwrap_err();
-        assert_eq!((e.line, e.message.as_str()), (1, "illegal move 'Nf6' after 'e4 e5 Nf3 Nf6'"));
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (1, "illegal move 'Nf6' after 'e4 e5 Nf3 Nf6'")
+        );
         let e = Book::from_text("d4\ne4\ne4\n").unwrap_err();
         assert_eq!((e.line, e.message.as_str()), (3, "duplicate line"));
         let e = Book::from_text("e4\nd4\n").unwrap_err();
@@ -149,12 +172,17 @@ mod tests {
         let e = Book::from_text("1. e4\n").unwrap_err();
         assert_eq!(e.message, "malformed move '1.' at the start");
         let e = Book::from_text("Nc3 a6 Nf3 a5 Ne4 a4 Nd4 a3 Nc5 b6 Nb3\n").unwrap_err();
-        assert_eq!(e.message, "ambiguous move 'Nb3' after 'Nc3 a6 Nf3 a5 Ne4 a4 Nd4 a3 Nc5 b6'");
+        assert_eq!(
+            e.message,
+            "ambiguous move 'Nb3' after 'Nc3 a6 Nf3 a5 Ne4 a4 Nd4 a3 Nc5 b6'"
+        );
     }
 
     #[test]
     fn weights_and_transpositions() {
-        let book = Book::from_text("Nf3 Nf6 c4 e6 d4\nc4 e5 Nc3 Nf6\nd4 Nf6 c4 e6\nd4 Nf6 c4 g6\nd4 d5\n").unwrap();
+        let book =
+            Book::from_text("Nf3 Nf6 c4 e6 d4\nc4 e5 Nc3 Nf6\nd4 Nf6 c4 e6\nd4 Nf6 c4 g6\nd4 d5\n")
+                .unwrap();
         let start = Position::startpos();
         let moves = book.probe(&start);
         assert_eq!(moves[0].weight, 3);

@@ -11,7 +11,11 @@ fn main() -> ExitCode {
         Some("bench") => bench(&args[1..]),
         Some("book") => book(&args[1..]),
         Some("--version") | Some("-V") => {
-            println!("Kiln {} ({})", env!("CARGO_PKG_VERSION"), kiln::build_info::TARGET_FEATURES);
+            println!(
+                "Kiln {} ({})",
+                env!("CARGO_PKG_VERSION"),
+                kiln::build_info::TARGET_FEATURES
+            );
             ExitCode::SUCCESS
         }
         Some(other) => {
@@ -46,7 +50,10 @@ fn book(args: &[String]) -> ExitCode {
     let book = kiln::book::Book::embedded();
     let mut pos = Position::startpos();
     for text in args {
-        let mv = pos.parse_san(text).ok().or_else(|| pos.parse_uci_move(text, false));
+        let mv = pos
+            .parse_san(text)
+            .ok()
+            .or_else(|| pos.parse_uci_move(text, false));
         match mv {
             Some(mv) => pos.make_move(mv),
             None => {
@@ -62,7 +69,13 @@ fn book(args: &[String]) -> ExitCode {
         println!("no book moves ({} entries in the book)", book.len());
     }
     for m in &moves {
-        println!("{:8} {:6} weight {:4} ({:.1}%)", pos.to_san(m.mv), m.mv.to_string(), m.weight, 100.0 * m.weight as f64 / total as f64);
+        println!(
+            "{:8} {:6} weight {:4} ({:.1}%)",
+            pos.to_san(m.mv),
+            m.mv.to_string(),
+            m.weight,
+            100.0 * m.weight as f64 / total as f64
+        );
     }
     ExitCode::SUCCESS
 }

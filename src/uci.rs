@@ -88,7 +88,9 @@ impl Default for Engine {
 
 impl Engine {
     pub fn new() -> Engine {
-        let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0x9E37_79B9, |d| d.as_nanos() as u64);
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0x9E37_79B9, |d| d.as_nanos() as u64);
         Engine {
             position: Position::startpos(),
             game_keys: Vec::new(),
@@ -162,7 +164,9 @@ impl Engine {
     /// Handles one line; returns false on `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
         let tokens: Vec<&str> = line.split_whitespace().collect();
-        let Some(&command) = tokens.first() else { return true };
+        let Some(&command) = tokens.first() else {
+            return true;
+        };
         let args = &tokens[1..];
         // A finished worker is collected before anything else touches its data.
         if self.worker.as_ref().is_some_and(|w| w.is_finished()) {
@@ -193,15 +197,32 @@ impl Engine {
     fn cmd_uci(&self) {
         say(&format!("id name Kiln {}", env!("CARGO_PKG_VERSION")));
         say("id author the Kiln developers");
-        say(&format!("option name Hash type spin default 16 min {} max {}", HASH_RANGE.0, HASH_RANGE.1));
-        say(&format!("option name Threads type spin default 1 min {} max {}", THREADS_RANGE.0, THREADS_RANGE.1));
-        say(&format!("option name Move Overhead type spin default {} min {} max {}", Options::default().move_overhead_ms, OVERHEAD_RANGE.0, OVERHEAD_RANGE.1));
+        say(&format!(
+            "option name Hash type spin default 16 min {} max {}",
+            HASH_RANGE.0, HASH_RANGE.1
+        ));
+        say(&format!(
+            "option name Threads type spin default 1 min {} max {}",
+            THREADS_RANGE.0, THREADS_RANGE.1
+        ));
+        say(&format!(
+            "option name Move Overhead type spin default {} min {} max {}",
+            Options::default().move_overhead_ms,
+            OVERHEAD_RANGE.0,
+            OVERHEAD_RANGE.1
+        ));
         say("option name Clear Hash type button");
         say("option name Ponder type check default false");
-        say(&format!("option name MultiPV type spin default 1 min {} max {}", MULTIPV_RANGE.0, MULTIPV_RANGE.1));
+        say(&format!(
+            "option name MultiPV type spin default 1 min {} max {}",
+            MULTIPV_RANGE.0, MULTIPV_RANGE.1
+        ));
         say("option name UCI_Chess960 type check default false");
         say("option name OwnBook type check default true");
-        say(&format!("option name BookDepth type spin default 24 min {} max {}", BOOK_DEPTH_RANGE.0, BOOK_DEPTH_RANGE.1));
+        say(&format!(
+            "option name BookDepth type spin default 24 min {} max {}",
+            BOOK_DEPTH_RANGE.0, BOOK_DEPTH_RANGE.1
+        ));
         say("option name BookFile type string default <empty>");
         say("uciok");
     }
@@ -225,10 +246,14 @@ impl Engine {
         }
         let value_at = args.iter().position(|&t| t == "value");
         let name = args[1..value_at.unwrap_or(args.len())].join(" ");
-        let value = value_at.map(|i| args[i + 1..].join(" ")).unwrap_or_default();
+        let value = value_at
+            .map(|i| args[i + 1..].join(" "))
+            .unwrap_or_default();
         let lname = name.to_ascii_lowercase();
         if self.searching() && matches!(lname.as_str(), "hash" | "clear hash" | "threads") {
-            return error(&format!("option '{name}' cannot change during a search; ignored"));
+            return error(&format!(
+                "option '{name}' cannot change during a search; ignored"
+            ));
         }
         match lname.as_str() {
             "hash" => {
@@ -292,7 +317,10 @@ impl Engine {
                 } else {
                     match Book::from_file(path) {
                         Ok(book) => {
-                            say(&format!("info string loaded book '{path}' with {} entries", book.len()));
+                            say(&format!(
+                                "info string loaded book '{path}' with {} entries",
+                                book.len()
+                            ));
                             self.book = book;
                             self.options.book_file = path.to_string();
                         }
@@ -323,8 +351,15 @@ impl Engine {
                     pos.make_move(mv);
                 }
                 None => {
-                    let what = if is_uci_move_syntax(text) { "illegal" } else { "malformed" };
-                    return error(&format!("{what} move '{text}' in position {}; position unchanged", pos.to_fen()));
+                    let what = if is_uci_move_syntax(text) {
+                        "illegal"
+                    } else {
+                        "malformed"
+                    };
+                    return error(&format!(
+                        "{what} move '{text}' in position {}; position unchanged",
+                        pos.to_fen()
+                    ));
                 }
             }
         }
@@ -356,11 +391,22 @@ impl Engine {
         let (limits, searchmoves) = parse_go(args, &self.position, self.options.chess960);
 
         // The book answers at once, except for analysis and infinite/ponder searches.
-        let analysis = limits.infinite || limits.ponder || limits.depth.is_some() || limits.nodes.is_some() || limits.mate.is_some();
-        if self.options.own_book && !analysis && searchmoves.is_empty() && self.position.game_ply() < self.options.book_depth {
+        let analysis = limits.infinite
+            || limits.ponder
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.mate.is_some();
+        if self.options.own_book
+            && !analysis
+            && searchmoves.is_empty()
+            && self.position.game_ply() < self.options.book_depth
+        {
             let roll = self.next_random();
             if let Some(mv) = self.book.choose(&self.position, roll) {
-                say(&format!("info string book move {}", mv.to_uci(self.options.chess960)));
+                say(&format!(
+                    "info string book move {}",
+                    mv.to_uci(self.options.chess960)
+                ));
                 say(&format!("bestmove {}", mv.to_uci(self.options.chess960)));
                 return;
             }
@@ -381,18 +427,34 @@ impl Engine {
         let signals = Arc::clone(&self.signals);
         let mut histories = std::mem::take(&mut self.histories);
         self.worker = Some(std::thread::spawn(move || {
-            let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| search(&req, &tt, &signals, &mut histories, &|line| say(line))));
+            let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                search(&req, &tt, &signals, &mut histories, &|line| say(line))
+            }));
             let result = searched.unwrap_or_else(|_| {
                 // Never leave the GUI without an answer: any legal move.
                 error("the search failed; answering with the first legal move");
                 histories = vec![History::default()];
-                let best = crate::chess::legal_moves(&req.root).iter().next().unwrap_or(Move::NULL);
-                SearchResult { best, ponder: None, score: 0, depth: 0, nodes: 0, pv: vec![best] }
+                let best = crate::chess::legal_moves(&req.root)
+                    .iter()
+                    .next()
+                    .unwrap_or(Move::NULL);
+                SearchResult {
+                    best,
+                    ponder: None,
+                    score: 0,
+                    depth: 0,
+                    nodes: 0,
+                    pv: vec![best],
+                }
             });
             let chess960 = req.chess960;
             match (result.best.is_null(), result.ponder) {
                 (true, _) => say("bestmove 0000"),
-                (false, Some(p)) => say(&format!("bestmove {} ponder {}", result.best.to_uci(chess960), p.to_uci(chess960))),
+                (false, Some(p)) => say(&format!(
+                    "bestmove {} ponder {}",
+                    result.best.to_uci(chess960),
+                    p.to_uci(chess960)
+                )),
                 (false, None) => say(&format!("bestmove {}", result.best.to_uci(chess960))),
             }
             (histories, result)
@@ -404,10 +466,15 @@ impl Engine {
         let mut board = String::from("\n +---+---+---+---+---+---+---+---+\n");
         for rank in (0..8).rev() {
             for file in 0..8 {
-                let c = pos.piece_at(crate::chess::Square::from_file_rank(file, rank)).map_or(' ', |p| p.to_char());
+                let c = pos
+                    .piece_at(crate::chess::Square::from_file_rank(file, rank))
+                    .map_or(' ', |p| p.to_char());
                 board.push_str(&format!(" | {c}"));
             }
-            board.push_str(&format!(" | {}\n +---+---+---+---+---+---+---+---+\n", rank + 1));
+            board.push_str(&format!(
+                " | {}\n +---+---+---+---+---+---+---+---+\n",
+                rank + 1
+            ));
         }
         board.push_str("   a   b   c   d   e   f   g   h\n");
         println!("{board}");
@@ -420,8 +487,17 @@ impl Engine {
     fn cmd_eval(&self) {
         let b = eval::breakdown(&self.position);
         say("     term    |   mg    eg  (White's view)");
-        for (name, packed) in [("material+pst", b.psqt), ("pawns", b.pawns), ("pieces", b.pieces), ("king", b.king)] {
-            say(&format!("{name:>12} | {:5} {:5}", eval::mg(packed), eval::eg(packed)));
+        for (name, packed) in [
+            ("material+pst", b.psqt),
+            ("pawns", b.pawns),
+            ("pieces", b.pieces),
+            ("king", b.king),
+        ] {
+            say(&format!(
+                "{name:>12} | {:5} {:5}",
+                eval::mg(packed),
+                eval::eg(packed)
+            ));
         }
         say(&format!("phase {}/24", b.phase));
         say(&format!("Final evaluation: {} (side to move)", b.total));
@@ -443,7 +519,12 @@ impl Engine {
         self.stop_search();
         match args.first().map(|d| d.parse::<u32>()) {
             Some(Ok(depth)) if depth <= 12 => {
-                crate::tools::perft::run_divide(&self.position, depth, self.options.chess960, &mut std::io::stdout());
+                crate::tools::perft::run_divide(
+                    &self.position,
+                    depth,
+                    self.options.chess960,
+                    &mut std::io::stdout(),
+                );
             }
             _ => error("perft needs a depth from 0 to 12"),
         }
@@ -468,15 +549,25 @@ fn is_uci_move_syntax(text: &str) -> bool {
         && (b.len() == 4 || b"nbrqNBRQ".contains(&b[4]))
 }
 
-fn parse_in_range<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(name: &str, value: &str, range: (T, T)) -> Option<T> {
+fn parse_in_range<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+    name: &str,
+    value: &str,
+    range: (T, T),
+) -> Option<T> {
     match value.trim().parse::<T>() {
         Ok(v) if v >= range.0 && v <= range.1 => Some(v),
         Ok(_) => {
-            error(&format!("option '{name}' value '{value}' is out of range {}..{}", range.0, range.1));
+            error(&format!(
+                "option '{name}' value '{value}' is out of range {}..{}",
+                range.0, range.1
+            ));
             None
         }
         Err(_) => {
-            error(&format!("option '{name}' needs a number from {} to {}, got '{value}'", range.0, range.1));
+            error(&format!(
+                "option '{name}' needs a number from {} to {}, got '{value}'",
+                range.0, range.1
+            ));
             None
         }
     }
@@ -487,7 +578,9 @@ fn parse_bool(name: &str, value: &str) -> Option<bool> {
         "true" => Some(true),
         "false" => Some(false),
         _ => {
-            error(&format!("option '{name}' needs true or false, got '{value}'"));
+            error(&format!(
+                "option '{name}' needs true or false, got '{value}'"
+            ));
             None
         }
     }
@@ -511,7 +604,8 @@ fn parse_go(args: &[&str], pos: &Position, chess960: bool) -> (Limits, Vec<Move>
             }
         };
         match key {
-            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate" | "movetime" => {
+            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate"
+            | "movetime" => {
                 let Some(v) = number(i) else {
                     i += 1;
                     continue;

@@ -24,11 +24,17 @@ fn the_file_follows_the_format() {
     let text = openings_txt();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines.len() >= 1000, "{} lines", lines.len());
-    assert!(lines.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
+    assert!(
+        lines.windows(2).all(|w| w[0] < w[1]),
+        "sorted, no duplicates"
+    );
     for line in &lines {
         let plies = line.split(' ').count();
         assert!((8..=20).contains(&plies), "{plies} plies: {line}");
-        assert!(!line.contains("  ") && !line.ends_with(' ') && !line.contains('.'), "{line}");
+        assert!(
+            !line.contains("  ") && !line.ends_with(' ') && !line.contains('.'),
+            "{line}"
+        );
     }
 }
 
@@ -39,7 +45,10 @@ fn every_line_is_found_position_by_position() {
         let mut pos = Position::startpos();
         for san in line.split(' ') {
             let mv = pos.parse_san(san).unwrap();
-            assert!(book.probe(&pos).iter().any(|b| b.mv == mv), "{san} missing in '{line}'");
+            assert!(
+                book.probe(&pos).iter().any(|b| b.mv == mv),
+                "{san} missing in '{line}'"
+            );
             pos.make_move(mv);
         }
     }
@@ -71,13 +80,18 @@ fn weights_count_lines_and_choices_follow_them() {
     let text = openings_txt();
     for bm in &moves {
         let san = start.to_san(bm.mv);
-        let lines = text.lines().filter(|l| l.split(' ').next() == Some(san.as_str())).count();
+        let lines = text
+            .lines()
+            .filter(|l| l.split(' ').next() == Some(san.as_str()))
+            .count();
         assert_eq!(bm.weight as usize, lines, "{san}");
     }
     // Rolling every value once picks each move exactly `weight` times.
     let total: u64 = moves.iter().map(|m| m.weight as u64).sum();
     for bm in &moves {
-        let picked = (0..total).filter(|&r| book.choose(&start, r) == Some(bm.mv)).count();
+        let picked = (0..total)
+            .filter(|&r| book.choose(&start, r) == Some(bm.mv))
+            .count();
         assert_eq!(picked as u32, bm.weight);
     }
 }
@@ -93,28 +107,55 @@ fn out_of_book_positions_have_no_moves() {
 fn broken_files_fail_the_build_with_located_messages() {
     // The function build.rs calls.
     let cases = [
-        ("e4 e5 Nf3 Nf6 Nf6\n", "openings.txt:1: illegal move 'Nf6' after 'e4 e5 Nf3 Nf6'"),
-        ("d4 d5\ne4 e5 Nf3 Nc6 Bb5 a6 Bb5\n", "openings.txt:2: illegal move 'Bb5' after 'e4 e5 Nf3 Nc6 Bb5 a6'"),
-        ("Nc3 a6 Nf3 a5 Ne4 a4 Nd4 a3 Nc5 b6 Nb3\n", "openings.txt:1: ambiguous move 'Nb3' after 'Nc3 a6 Nf3 a5 Ne4 a4 Nd4 a3 Nc5 b6'"),
-        ("1. e4 e5\n", "openings.txt:1: malformed move '1.' at the start"),
-        ("e4 e5 Nf3 N@c6\n", "openings.txt:1: malformed move 'N@c6' after 'e4 e5 Nf3'"),
-        ("e4 e5\nd4 d5\n", "openings.txt:2: line out of order (lines must be sorted in byte order)"),
+        (
+            "e4 e5 Nf3 Nf6 Nf6\n",
+            "openings.txt:1: illegal move 'Nf6' after 'e4 e5 Nf3 Nf6'",
+        ),
+        (
+            "d4 d5\ne4 e5 Nf3 Nc6 Bb5 a6 Bb5\n",
+            "openings.txt:2: illegal move 'Bb5' after 'e4 e5 Nf3 Nc6 Bb5 a6'",
+        ),
+        (
+            "Nc3 a6 Nf3 a5 Ne4 a4 Nd4 a3 Nc5 b6 Nb3\n",
+            "openings.txt:1: ambiguous move 'Nb3' after 'Nc3 a6 Nf3 a5 Ne4 a4 Nd4 a3 Nc5 b6'",
+        ),
+        (
+            "1. e4 e5\n",
+            "openings.txt:1: malformed move '1.' at the start",
+        ),
+        (
+            "e4 e5 Nf3 N@c6\n",
+            "openings.txt:1: malformed move 'N@c6' after 'e4 e5 Nf3'",
+        ),
+        (
+            "e4 e5\nd4 d5\n",
+            "openings.txt:2: line out of order (lines must be sorted in byte order)",
+        ),
         ("d4 d5\ne4 e5\ne4 e5\n", "openings.txt:3: duplicate line"),
     ];
     for (text, message) in cases {
-        assert_eq!(codegen::compile_book_module(text, "openings.txt").unwrap_err(), message);
+        assert_eq!(
+            codegen::compile_book_module(text, "openings.txt").unwrap_err(),
+            message
+        );
         // The run-time loader says the same.
         let e = Book::from_text(text).unwrap_err();
         assert_eq!(format!("openings.txt:{}: {}", e.line, e.message), message);
     }
-    assert!(codegen::compile_book_module("e4 e5 O-O\n", "x").unwrap_err().contains("illegal move 'O-O'"));
+    assert!(codegen::compile_book_module("e4 e5 O-O\n", "x")
+        .unwrap_err()
+        .contains("illegal move 'O-O'"));
     assert!(codegen::compile_book_module("e4 e5 Nf3 Nc6 Bc4 Nf6 O-O Be7\n", "x").is_ok());
     assert!(codegen::compile_book_module("e4 d5 exd5 c6 dxc6 Nf6 cxb7 Nc6 bxa8=Q\n", "x").is_ok());
 }
 
 /// Runs a UCI session and returns the output lines.
 fn session(commands: &[&str]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kiln")).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let stdout = BufReader::new(child.stdout.take().unwrap());
     let mut out = Vec::new();
@@ -142,7 +183,11 @@ fn session(commands: &[&str]) -> Vec<String> {
 }
 
 fn bestmoves(lines: &[String]) -> Vec<String> {
-    lines.iter().filter(|l| l.starts_with("bestmove")).map(|l| l.split_whitespace().nth(1).unwrap().to_string()).collect()
+    lines
+        .iter()
+        .filter(|l| l.starts_with("bestmove"))
+        .map(|l| l.split_whitespace().nth(1).unwrap().to_string())
+        .collect()
 }
 
 #[test]
@@ -150,19 +195,33 @@ fn uci_plays_book_moves_by_position_and_falls_through_to_search() {
     // A FEN start inside the book (after 1.e4 e5 2.Nf3) finds its book moves.
     let fen = play(&["e4", "e5", "Nf3"]).to_fen();
     let lines = session(&[&format!("position fen {fen}"), "go wtime 10000 btime 10000"]);
-    assert!(lines.iter().any(|l| l.starts_with("info string book move")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string book move")),
+        "{lines:?}"
+    );
     let best = &bestmoves(&lines)[0];
     let pos = Position::from_fen(&fen).unwrap();
     let mv = pos.parse_uci_move(best, false).unwrap();
     assert!(Book::embedded().probe(&pos).iter().any(|b| b.mv == mv));
 
     // Out of book: a real search.
-    let lines = session(&["position startpos moves a2a4 h7h5 h2h4 a7a5", "go wtime 1000 btime 1000"]);
+    let lines = session(&[
+        "position startpos moves a2a4 h7h5 h2h4 a7a5",
+        "go wtime 1000 btime 1000",
+    ]);
     assert!(!lines.iter().any(|l| l.contains("book move")));
     assert!(lines.iter().any(|l| l.starts_with("info depth")));
 
     // Analysis, infinite and disabled book never use it.
-    let lines = session(&["position startpos", "go depth 3", "setoption name OwnBook value false", "go wtime 1000 btime 1000", "setoption name OwnBook value true", "setoption name BookDepth value 0", "go wtime 1000 btime 1000"]);
+    let lines = session(&[
+        "position startpos",
+        "go depth 3",
+        "setoption name OwnBook value false",
+        "go wtime 1000 btime 1000",
+        "setoption name OwnBook value true",
+        "setoption name BookDepth value 0",
+        "go wtime 1000 btime 1000",
+    ]);
     assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
 }
 
@@ -176,8 +235,13 @@ fn book_choices_vary_with_the_weights() {
     let e4 = moves.iter().filter(|m| *m == "e2e4").count();
     let d4 = moves.iter().filter(|m| *m == "d2d4").count();
     // Weights 765 and 668 of 1601: about 96 and 83 of 200.
-    assert!((60..=130).contains(&e4) && (50..=115).contains(&d4), "e4 {e4}, d4 {d4}");
-    assert!(moves.iter().all(|m| ["e2e4", "d2d4", "c2c4", "g1f3", "f2f4", "b2b3"].contains(&m.as_str())));
+    assert!(
+        (60..=130).contains(&e4) && (50..=115).contains(&d4),
+        "e4 {e4}, d4 {d4}"
+    );
+    assert!(moves
+        .iter()
+        .all(|m| ["e2e4", "d2d4", "c2c4", "g1f3", "f2f4", "b2b3"].contains(&m.as_str())));
 }
 
 #[test]
@@ -200,7 +264,10 @@ fn book_file_swaps_books_at_run_time() {
     let moves = bestmoves(&lines);
     assert_eq!(moves[0], "a2a3");
     // The broken file is reported with its line and the good book stays.
-    let err = format!("info string error: {}:3: illegal move 'Bxh8' after 'b3 b6 Bb2 Bb7'", bad.display());
+    let err = format!(
+        "info string error: {}:3: illegal move 'Bxh8' after 'b3 b6 Bb2 Bb7'",
+        bad.display()
+    );
     assert!(lines.contains(&err), "{lines:?}");
     assert_eq!(moves[1], "a2a3");
     assert_ne!(moves[2], "a2a3");
@@ -209,13 +276,24 @@ fn book_file_swaps_books_at_run_time() {
 
 #[test]
 fn kiln_book_lists_moves_and_weights() {
-    let out = Command::new(env!("CARGO_BIN_EXE_kiln")).args(["book", "e4", "e5", "Nf3"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(["book", "e4", "e5", "Nf3"])
+        .output()
+        .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"));
-    let moves: Vec<&str> = lines.map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert_eq!(
+        lines.next(),
+        Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
+    );
+    let moves: Vec<&str> = lines
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
     assert!(moves.contains(&"Nc6") && moves.contains(&"Nf6"), "{text}");
-    let bad = Command::new(env!("CARGO_BIN_EXE_kiln")).args(["book", "e4", "Ke2"]).output().unwrap();
+    let bad = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(["book", "e4", "Ke2"])
+        .output()
+        .unwrap();
     assert!(!bad.status.success());
 }
 

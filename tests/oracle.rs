@@ -60,16 +60,32 @@ fn playouts(start_fen: &str, seed: u64, games: usize, plies: usize) -> usize {
     let mut compared = 0;
     for game in 0..games {
         let mut ours = Position::from_fen(start_fen).unwrap();
-        let mut theirs = cozy_chess::Board::from_fen(start_fen, !start_fen.contains(" KQkq ")).unwrap();
+        let mut theirs =
+            cozy_chess::Board::from_fen(start_fen, !start_fen.contains(" KQkq ")).unwrap();
         for ply in 0..plies {
             let a = kiln_moves(&ours);
             let b = cozy_moves(&theirs);
-            assert_eq!(a, b, "move sets differ in {} (game {game}, ply {ply})", ours.to_fen());
+            assert_eq!(
+                a,
+                b,
+                "move sets differ in {} (game {game}, ply {ply})",
+                ours.to_fen()
+            );
             compared += 1;
             if (game + ply) % 16 == 0 {
-                assert_eq!(perft(&ours, 3), cozy_perft(&theirs, 3), "perft(3) differs in {}", ours.to_fen());
+                assert_eq!(
+                    perft(&ours, 3),
+                    cozy_perft(&theirs, 3),
+                    "perft(3) differs in {}",
+                    ours.to_fen()
+                );
             }
-            assert_eq!(ours.key(), ours.compute_key(), "incremental key drifted in {}", ours.to_fen());
+            assert_eq!(
+                ours.key(),
+                ours.compute_key(),
+                "incremental key drifted in {}",
+                ours.to_fen()
+            );
             if a.is_empty() || ours.halfmove_clock() >= 100 {
                 break;
             }
@@ -117,7 +133,8 @@ fn fen_written_by_kiln_reads_in_cozy_chess() {
         }
         pos.make_move(moves.as_slice()[rng.below(moves.len())]);
         let fen = pos.to_fen();
-        let theirs = cozy_chess::Board::from_fen(&fen, false).unwrap_or_else(|e| panic!("{fen}: {e:?}"));
+        let theirs =
+            cozy_chess::Board::from_fen(&fen, false).unwrap_or_else(|e| panic!("{fen}: {e:?}"));
         assert_eq!(kiln_moves(&pos), cozy_moves(&theirs), "{fen}");
         assert_eq!(Position::from_fen(&fen).unwrap(), pos);
     }
@@ -139,7 +156,17 @@ fn tricky_positions_match_by_perft_3() {
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     ] {
         let ours = Position::from_fen(fen).unwrap();
-        let theirs = cozy_chess::Board::from_fen(fen, fen.split(' ').nth(2).is_some_and(|c| c != "-" && !c.contains('K') && !c.contains('k') && !c.contains('Q') && !c.contains('q'))).unwrap();
+        let theirs = cozy_chess::Board::from_fen(
+            fen,
+            fen.split(' ').nth(2).is_some_and(|c| {
+                c != "-"
+                    && !c.contains('K')
+                    && !c.contains('k')
+                    && !c.contains('Q')
+                    && !c.contains('q')
+            }),
+        )
+        .unwrap();
         assert_eq!(kiln_moves(&ours), cozy_moves(&theirs), "{fen}");
         assert_eq!(perft(&ours, 3), cozy_perft(&theirs, 3), "{fen}");
     }

@@ -20,7 +20,11 @@ fn startpos_to_depth_6() {
 
 #[test]
 fn kiwipete_to_depth_5() {
-    check("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5, 193_690_690);
+    check(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        5,
+        193_690_690,
+    );
 }
 
 #[test]
@@ -30,18 +34,34 @@ fn position_3_to_depth_6() {
 
 #[test]
 fn position_4_both_colours() {
-    check("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 5, 15_833_292);
-    check("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1", 5, 15_833_292);
+    check(
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        5,
+        15_833_292,
+    );
+    check(
+        "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+        5,
+        15_833_292,
+    );
 }
 
 #[test]
 fn position_5_to_depth_5() {
-    check("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5, 89_941_194);
+    check(
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        5,
+        89_941_194,
+    );
 }
 
 #[test]
 fn position_6_to_depth_5() {
-    check("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 5, 164_075_551);
+    check(
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        5,
+        164_075_551,
+    );
 }
 
 #[test]
@@ -56,10 +76,15 @@ fn en_passant_and_castling_corners() {
 
 /// Runs every line of an EPD perft suite up to `max_nodes` per entry.
 fn run_suite(name: &str, max_nodes: u64) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut checked = 0;
-    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let mut parts = line.split(';');
         let fen = parts.next().unwrap().trim();
         let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));

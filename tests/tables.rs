@@ -30,7 +30,10 @@ fn engine_keys_match_the_reference_rules() {
     let keys = codegen::zobrist::keys();
     let mut reference = codegen::rules::RefPosition::startpos();
     let mut pos = kiln::chess::Position::startpos();
-    for san in ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6", "Be3", "e5", "Nb3", "Be6", "f3", "Be7", "Qd2", "O-O", "O-O-O"] {
+    for san in [
+        "e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6", "Be3", "e5", "Nb3",
+        "Be6", "f3", "Be7", "Qd2", "O-O", "O-O-O",
+    ] {
         assert_eq!(reference.key(&keys), pos.key(), "before {san}");
         let m = reference.parse_san(san).unwrap();
         reference.play_unchecked(m);
@@ -49,11 +52,21 @@ fn engine_attacks_match_the_reference_geometry() {
         let sa = Square::new(a as u8);
         assert_eq!(knight_attacks(sa).0, geometry::knight_attacks(a));
         assert_eq!(king_attacks(sa).0, geometry::king_attacks(a));
-        assert_eq!(pawn_attacks(Color::White, sa).0, geometry::pawn_attacks(0, a));
-        assert_eq!(pawn_attacks(Color::Black, sa).0, geometry::pawn_attacks(1, a));
+        assert_eq!(
+            pawn_attacks(Color::White, sa).0,
+            geometry::pawn_attacks(0, a)
+        );
+        assert_eq!(
+            pawn_attacks(Color::Black, sa).0,
+            geometry::pawn_attacks(1, a)
+        );
         for b in 0..64usize {
             let sb = Square::new(b as u8);
-            assert_eq!(between(sa, sb).0, geometry::between(a, b), "between {a} {b}");
+            assert_eq!(
+                between(sa, sb).0,
+                geometry::between(a, b),
+                "between {a} {b}"
+            );
             assert_eq!(line(sa, sb).0, geometry::line(a, b), "line {a} {b}");
         }
         for _ in 0..200 {
@@ -61,8 +74,14 @@ fn engine_attacks_match_the_reference_geometry() {
             x ^= x >> 7;
             x ^= x << 17;
             let occ = x & x.rotate_left(23);
-            assert_eq!(rook_attacks(sa, Bitboard(occ)).0, geometry::rook_attacks(a, occ));
-            assert_eq!(bishop_attacks(sa, Bitboard(occ)).0, geometry::bishop_attacks(a, occ));
+            assert_eq!(
+                rook_attacks(sa, Bitboard(occ)).0,
+                geometry::rook_attacks(a, occ)
+            );
+            assert_eq!(
+                bishop_attacks(sa, Bitboard(occ)).0,
+                geometry::bishop_attacks(a, occ)
+            );
         }
     }
 }

@@ -30,7 +30,11 @@ impl Engine {
                 }
             }
         });
-        let mut engine = Engine { child, stdin, lines };
+        let mut engine = Engine {
+            child,
+            stdin,
+            lines,
+        };
         engine.send("setoption name OwnBook value false");
         engine
     }
@@ -61,8 +65,17 @@ impl Engine {
     }
 
     fn bestmove(&mut self, timeout_secs: u64) -> (String, Vec<String>) {
-        let lines = self.until(|l| l.starts_with("bestmove"), Duration::from_secs(timeout_secs));
-        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        let lines = self.until(
+            |l| l.starts_with("bestmove"),
+            Duration::from_secs(timeout_secs),
+        );
+        let best = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
         (best, lines)
     }
 
@@ -74,7 +87,10 @@ impl Engine {
 
     /// Nothing arrives for `ms` milliseconds.
     fn silent_for(&mut self, ms: u64) -> bool {
-        matches!(self.lines.recv_timeout(Duration::from_millis(ms)), Err(RecvTimeoutError::Timeout))
+        matches!(
+            self.lines.recv_timeout(Duration::from_millis(ms)),
+            Err(RecvTimeoutError::Timeout)
+        )
     }
 }
 
@@ -91,11 +107,18 @@ fn assert_legal(fen: &str, moves: &[&str], best: &str) {
         let mv = pos.parse_uci_move(m, false).unwrap();
         pos.make_move(mv);
     }
-    assert!(pos.parse_uci_move(best, false).is_some(), "bestmove {best} is illegal in {}", pos.to_fen());
+    assert!(
+        pos.parse_uci_move(best, false).is_some(),
+        "bestmove {best} is illegal in {}",
+        pos.to_fen()
+    );
 }
 
 fn errors(lines: &[String]) -> Vec<&String> {
-    lines.iter().filter(|l| l.starts_with("info string error")).collect()
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect()
 }
 
 #[test]
@@ -105,8 +128,24 @@ fn handshake_lists_the_options() {
     let lines = e.until(|l| l == "uciok", Duration::from_secs(5));
     assert!(lines.iter().any(|l| l.starts_with("id name Kiln")));
     assert!(lines.iter().any(|l| l.starts_with("id author")));
-    for option in ["Hash", "Threads", "Move Overhead", "Clear Hash", "UCI_Chess960", "Ponder", "MultiPV", "OwnBook", "BookDepth", "BookFile"] {
-        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {option} type"))), "missing {option}");
+    for option in [
+        "Hash",
+        "Threads",
+        "Move Overhead",
+        "Clear Hash",
+        "UCI_Chess960",
+        "Ponder",
+        "MultiPV",
+        "OwnBook",
+        "BookDepth",
+        "BookFile",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "missing {option}"
+        );
     }
     assert!(errors(&e.sync()).is_empty());
 }
@@ -181,7 +220,12 @@ fn bad_input_is_reported_and_the_engine_goes_on() {
         assert!(!errors(&lines).is_empty(), "no error for {bad}: {lines:?}");
     }
     // A bad `go` parameter is reported and skipped: a bestmove still comes.
-    for go in ["go depth x nodes 5000", "go wtime 300 btime 300 movestogo", "go movetime abc depth 2", "go sideways depth 2"] {
+    for go in [
+        "go depth x nodes 5000",
+        "go wtime 300 btime 300 movestogo",
+        "go movetime abc depth 2",
+        "go sideways depth 2",
+    ] {
         e.send("position startpos");
         e.send(go);
         let (best, lines) = e.bestmove(20);
@@ -196,14 +240,22 @@ fn bad_input_is_reported_and_the_engine_goes_on() {
     e.send("position fen 8/P6k/8/8/8/8/8/K7 w - - 0 1 moves a7a8Q");
     e.send("d");
     let lines = e.sync();
-    assert!(lines.iter().any(|l| l.starts_with("Fen: Q7/7k/")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("Fen: Q7/7k/")),
+        "{lines:?}"
+    );
     // The illegal move list left the position unchanged (still unset = start).
     e.send("position startpos moves e2e4");
     e.send("position startpos moves e2e4 e7e5 e1e3");
     e.sync();
     e.send("d");
     let lines = e.sync();
-    assert!(lines.iter().any(|l| l == "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -211,7 +263,9 @@ fn go_before_position_searches_the_start_position() {
     let mut e = Engine::start();
     e.send("go depth 3");
     let (best, lines) = e.bestmove(20);
-    assert!(lines.iter().any(|l| l.starts_with("info string error: go before position")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info string error: go before position")));
     assert_legal(Position::STARTPOS_FEN, &[], &best);
 }
 
@@ -235,19 +289,41 @@ fn go_limits_each_give_a_legal_bestmove() {
             assert!(best == "d2d4" || best == "b1c3", "{best}");
         }
         if go.contains("nodes") {
-            let last_info = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
-            let nodes: u64 = last_info.split_whitespace().skip_while(|w| *w != "nodes").nth(1).unwrap().parse().unwrap();
+            let last_info = lines
+                .iter()
+                .filter(|l| l.starts_with("info depth"))
+                .last()
+                .unwrap();
+            let nodes: u64 = last_info
+                .split_whitespace()
+                .skip_while(|w| *w != "nodes")
+                .nth(1)
+                .unwrap()
+                .parse()
+                .unwrap();
             assert!(nodes <= 5000, "{last_info}");
         }
         for info in lines.iter().filter(|l| l.starts_with("info depth")) {
-            for field in ["seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv"] {
-                assert!(info.contains(&format!(" {field} ")), "{field} missing in {info}");
+            for field in [
+                "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv",
+            ] {
+                assert!(
+                    info.contains(&format!(" {field} ")),
+                    "{field} missing in {info}"
+                );
             }
             // Every PV move is legal in sequence.
-            let pv: Vec<&str> = info.split(" pv ").nth(1).unwrap().split_whitespace().collect();
+            let pv: Vec<&str> = info
+                .split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .collect();
             let mut pos = Position::from_fen(fen).unwrap();
             for m in pv {
-                let mv = pos.parse_uci_move(m, false).unwrap_or_else(|| panic!("illegal PV move {m} in {info}"));
+                let mv = pos
+                    .parse_uci_move(m, false)
+                    .unwrap_or_else(|| panic!("illegal PV move {m} in {info}"));
                 pos.make_move(mv);
             }
         }
@@ -343,7 +419,11 @@ fn stop_during_the_first_iteration_still_gives_a_legal_move() {
     e.send("go infinite");
     e.send("stop");
     let (best, _) = e.bestmove(2);
-    assert_legal("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[], &best);
+    assert_legal(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        &[],
+        &best,
+    );
 }
 
 #[test]
@@ -351,17 +431,40 @@ fn mates_are_found_and_scored() {
     let mut e = Engine::start();
     for (fen, mate, first) in [
         ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, "d1d8"),
-        ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1, "h5f7"),
-        ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2, "d5f6"),
-        ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", 2, "g2g1"),
-        ("2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", 3, "b1g6"),
+        (
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            1,
+            "h5f7",
+        ),
+        (
+            "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+            2,
+            "d5f6",
+        ),
+        (
+            "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1",
+            2,
+            "g2g1",
+        ),
+        (
+            "2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1",
+            3,
+            "b1g6",
+        ),
     ] {
         e.send("ucinewgame");
         e.send(&format!("position fen {fen}"));
         e.send("go depth 12");
         let (best, lines) = e.bestmove(60);
-        let last = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
-        assert!(last.contains(&format!("score mate {mate} ")), "{fen}: {last}");
+        let last = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .last()
+            .unwrap();
+        assert!(
+            last.contains(&format!("score mate {mate} ")),
+            "{fen}: {last}"
+        );
         if !first.is_empty() {
             assert_eq!(best, first, "{fen}");
         }
@@ -372,21 +475,33 @@ fn mates_are_found_and_scored() {
     e.send("go mate 3");
     let (best, lines) = e.bestmove(60);
     assert_eq!(best, "b1g6");
-    assert!(lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap().contains("score mate 3 "));
+    assert!(lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap()
+        .contains("score mate 3 "));
     // Being mated: a negative mate score.
     e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1");
     e.send("go depth 6");
     let (_, lines) = e.bestmove(30);
-    let last = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
-    assert!(last.contains("score mate -1 ") || last.contains("score cp"), "{last}");
+    let last = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .last()
+        .unwrap();
+    assert!(
+        last.contains("score mate -1 ") || last.contains("score cp"),
+        "{last}"
+    );
 }
 
 #[test]
 fn no_legal_move_answers_0000() {
     let mut e = Engine::start();
     for fen in [
-        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",      // stalemate
-        "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",       // checkmate
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", // stalemate
+        "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", // checkmate
     ] {
         e.send(&format!("position fen {fen}"));
         e.send("go depth 5");
@@ -406,25 +521,40 @@ fn threefold_repetition_is_a_draw() {
     e.send("position fen 7k/8/8/8/8/8/6q1/K7 w - - 0 1 moves a1b1 g2f2 b1a1 f2g2 a1b1 g2f2 b1a1 f2g2 a1b1 g2f2");
     e.send("go depth 8");
     let (best, lines) = e.bestmove(30);
-    let last = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
+    let last = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .last()
+        .unwrap();
     assert!(last.contains("score cp 0 "), "{last}");
     assert_eq!(best, "b1a1");
     // Without the history the same position is lost for White.
     e.send("position fen 7k/8/8/8/8/8/5q2/1K6 w - - 0 1");
     e.send("go depth 8");
     let (_, lines) = e.bestmove(30);
-    let last = lines.iter().filter(|l| l.starts_with("info depth")).last().unwrap();
+    let last = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .last()
+        .unwrap();
     assert!(!last.contains("score cp 0 "), "{last}");
 }
 
 #[test]
 fn bench_is_deterministic() {
     let run = || {
-        let out = Command::new(env!("CARGO_BIN_EXE_kiln")).args(["bench", "5"]).output().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_kiln"))
+            .args(["bench", "5"])
+            .output()
+            .unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
         let last = text.lines().last().unwrap().to_string();
         let words: Vec<&str> = last.split_whitespace().collect();
-        assert_eq!((words.len(), words[1], words[3]), (4, "nodes", "nps"), "{last}");
+        assert_eq!(
+            (words.len(), words[1], words[3]),
+            (4, "nodes", "nps"),
+            "{last}"
+        );
         words[0].parse::<u64>().unwrap()
     };
     let a = run();
@@ -438,7 +568,9 @@ fn display_eval_and_perft_commands() {
     e.send("position startpos moves e2e4");
     e.send("d");
     let lines = e.sync();
-    assert!(lines.iter().any(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq")));
     assert!(lines.iter().any(|l| l.starts_with("Key: ")));
     e.send("eval");
     let lines = e.sync();
@@ -447,7 +579,13 @@ fn display_eval_and_perft_commands() {
     e.send("go perft 3");
     let lines = e.until(|l| l.starts_with("Nodes searched"), Duration::from_secs(10));
     assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
-    assert_eq!(lines.iter().filter(|l| l.contains(": ") && l.len() <= 12).count(), 20);
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains(": ") && l.len() <= 12)
+            .count(),
+        20
+    );
     e.send("setoption name UCI_Chess960 value true");
     e.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
     e.send("go perft 3");
@@ -463,11 +601,22 @@ fn chess960_castling_is_written_king_takes_rook() {
     e.send("position fen 1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1 moves g1h1");
     e.send("d");
     let lines = e.sync();
-    assert!(lines.iter().any(|l| l.starts_with("Fen: 1r4kr/8/8/8/8/8/8/1R3RK1 b kq")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Fen: 1r4kr/8/8/8/8/8/8/1R3RK1 b kq")),
+        "{lines:?}"
+    );
     // In standard mode the same castle is e1g1.
     e.send("setoption name UCI_Chess960 value false");
     e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1");
     e.send("d");
     let lines = e.sync();
-    assert!(lines.iter().any(|l| l.starts_with("Fen: r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l
+                .starts_with("Fen: r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq")),
+        "{lines:?}"
+    );
 }

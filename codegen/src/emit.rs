@@ -21,7 +21,9 @@ pub fn header(what: &str) -> String {
 
 /// A bitboard or key as a hex literal token, e.g. `0x00000000000000FF`.
 pub fn hex(value: u64) -> Literal {
-    format!("0x{value:016X}").parse().expect("a valid hex literal")
+    format!("0x{value:016X}")
+        .parse()
+        .expect("a valid hex literal")
 }
 
 fn square_name(sq: usize) -> String {
@@ -36,14 +38,23 @@ pub fn rows_of_eight<T: ToString>(values: &[T], indent: usize) -> String {
     for (r, row) in values.chunks(8).enumerate() {
         let cells: Vec<String> = row.iter().map(|v| v.to_string()).collect();
         let first = r * 8 % 64;
-        let _ = writeln!(out, "{pad}{}, // {}-{}", cells.join(", "), square_name(first), square_name(first + 7));
+        let _ = writeln!(
+            out,
+            "{pad}{}, // {}-{}",
+            cells.join(", "),
+            square_name(first),
+            square_name(first + 7)
+        );
     }
     out
 }
 
 fn bitboard_table(name: &str, doc: &str, values: &[u64]) -> String {
     let hexes: Vec<Literal> = values.iter().map(|&v| hex(v)).collect();
-    format!("/// {doc}\npub const {name}: [u64; 64] = [\n{}];\n\n", rows_of_eight(&hexes, 4))
+    format!(
+        "/// {doc}\npub const {name}: [u64; 64] = [\n{}];\n\n",
+        rows_of_eight(&hexes, 4)
+    )
 }
 
 /// `src/tables/mod.rs`.
@@ -56,8 +67,16 @@ pub fn tables_mod() -> String {
 /// `src/tables/attacks.rs`: leaper and pawn attacks.
 pub fn attacks(knight: &[u64], king: &[u64], pawn: &[[u64; 64]; 2]) -> String {
     let mut s = header("Leaper attack sets: knight, king, and pawn captures per colour.");
-    s += &bitboard_table("KNIGHT_ATTACKS", "Squares a knight on each square attacks.", knight);
-    s += &bitboard_table("KING_ATTACKS", "Squares a king on each square attacks.", king);
+    s += &bitboard_table(
+        "KNIGHT_ATTACKS",
+        "Squares a knight on each square attacks.",
+        knight,
+    );
+    s += &bitboard_table(
+        "KING_ATTACKS",
+        "Squares a king on each square attacks.",
+        king,
+    );
     s += "/// Squares a pawn attacks: `[colour][square]`, White first.\npub const PAWN_ATTACKS: [[u64; 64]; 2] = [\n";
     for side in pawn {
         let hexes: Vec<Literal> = side.iter().map(|&v| hex(v)).collect();
@@ -95,8 +114,14 @@ pub fn magics(set: &MagicSet) -> String {
           #[derive(Clone, Copy, Debug)]\n\
           pub struct SliderMagic {\n    pub mask: u64,\n    pub magic: u64,\n    pub shift: u32,\n    pub offset: u32,\n}\n\n";
     s += &format!("/// Length of the shared slider table (rook entries, then bishop entries).\npub const SLIDER_TABLE_LEN: usize = {};\n\n", set.table_len);
-    s += &format!("pub const ROOK_MAGICS: [SliderMagic; 64] = [\n{}];\n\n", magic_rows(&set.rook));
-    s += &format!("pub const BISHOP_MAGICS: [SliderMagic; 64] = [\n{}];\n", magic_rows(&set.bishop));
+    s += &format!(
+        "pub const ROOK_MAGICS: [SliderMagic; 64] = [\n{}];\n\n",
+        magic_rows(&set.rook)
+    );
+    s += &format!(
+        "pub const BISHOP_MAGICS: [SliderMagic; 64] = [\n{}];\n",
+        magic_rows(&set.bishop)
+    );
     s
 }
 
@@ -111,13 +136,28 @@ pub fn zobrist(keys: &ZobristKeys) -> String {
     for (piece, table) in keys.piece_square.iter().enumerate() {
         let hexes: Vec<Literal> = table.iter().map(|&v| hex(v)).collect();
         let colour = if piece < 6 { "white" } else { "black" };
-        s += &format!("    // {colour} {}\n    [\n{}    ],\n", crate::pst::KINDS[piece % 6], rows_of_eight(&hexes, 8));
+        s += &format!(
+            "    // {colour} {}\n    [\n{}    ],\n",
+            crate::pst::KINDS[piece % 6],
+            rows_of_eight(&hexes, 8)
+        );
     }
     s += "];\n\n";
     let castling: Vec<String> = keys.castling.iter().map(|&v| hex(v).to_string()).collect();
-    s += &format!("pub const CASTLING: [u64; 16] = [\n    {},\n    {},\n];\n\n", castling[..8].join(", "), castling[8..].join(", "));
-    let ep: Vec<String> = keys.en_passant.iter().map(|&v| hex(v).to_string()).collect();
-    s += &format!("pub const EN_PASSANT: [u64; 8] = [\n    {},\n];\n\n", ep.join(", "));
+    s += &format!(
+        "pub const CASTLING: [u64; 16] = [\n    {},\n    {},\n];\n\n",
+        castling[..8].join(", "),
+        castling[8..].join(", ")
+    );
+    let ep: Vec<String> = keys
+        .en_passant
+        .iter()
+        .map(|&v| hex(v).to_string())
+        .collect();
+    s += &format!(
+        "pub const EN_PASSANT: [u64; 8] = [\n    {},\n];\n\n",
+        ep.join(", ")
+    );
     s += &format!("pub const SIDE: u64 = {};\n", hex(keys.side));
     s
 }
@@ -131,10 +171,19 @@ pub fn pst(tables: &[[i32; 64]; 12]) -> String {
     );
     s += "/// Packs a (middlegame, endgame) pair: middlegame in the high 16 bits.\n\
           pub const fn s(mg: i32, eg: i32) -> i32 {\n    (mg << 16).wrapping_add(eg)\n}\n\n";
-    let phase: Vec<String> = crate::pst::PHASE_WEIGHT.iter().map(|v| v.to_string()).collect();
+    let phase: Vec<String> = crate::pst::PHASE_WEIGHT
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
     s += &format!("/// Game-phase weight per kind (pawn..king); 24 = all pieces on.\npub const PHASE_WEIGHT: [i32; 6] = [{}];\n\n", phase.join(", "));
-    let material: Vec<String> = crate::pst::MATERIAL.iter().map(|&(mg, eg)| format!("s({mg}, {eg})")).collect();
-    s += &format!("/// Material per kind (pawn..king), packed.\npub const MATERIAL: [i32; 6] = [{}];\n\n", material.join(", "));
+    let material: Vec<String> = crate::pst::MATERIAL
+        .iter()
+        .map(|&(mg, eg)| format!("s({mg}, {eg})"))
+        .collect();
+    s += &format!(
+        "/// Material per kind (pawn..king), packed.\npub const MATERIAL: [i32; 6] = [{}];\n\n",
+        material.join(", ")
+    );
     s += "pub const PST: [[i32; 64]; 12] = [\n";
     for (piece, table) in tables.iter().enumerate() {
         let cells: Vec<String> = table
@@ -146,7 +195,11 @@ pub fn pst(tables: &[[i32; 64]; 12]) -> String {
             })
             .collect();
         let colour = if piece < 6 { "white" } else { "black" };
-        s += &format!("    // {colour} {}\n    [\n{}    ],\n", crate::pst::KINDS[piece % 6], rows_of_eight(&cells, 8));
+        s += &format!(
+            "    // {colour} {}\n    [\n{}    ],\n",
+            crate::pst::KINDS[piece % 6],
+            rows_of_eight(&cells, 8)
+        );
     }
     s += "];\n";
     s

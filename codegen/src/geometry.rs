@@ -17,10 +17,26 @@ pub fn square_at(file: i32, rank: i32) -> Option<usize> {
 
 pub const ROOK_DIRECTIONS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 pub const BISHOP_DIRECTIONS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-pub const KNIGHT_JUMPS: [(i32, i32); 8] =
-    [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-pub const KING_STEPS: [(i32, i32); 8] =
-    [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+pub const KNIGHT_JUMPS: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+pub const KING_STEPS: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
 
 /// Squares reached by single steps of the given offsets.
 pub fn step_attacks(sq: usize, offsets: &[(i32, i32)]) -> u64 {
@@ -101,7 +117,9 @@ fn aligned_step(a: usize, b: usize) -> Option<(i32, i32)> {
 /// Squares strictly between `a` and `b` when they share a rank, file or
 /// diagonal; empty otherwise.
 pub fn between(a: usize, b: usize) -> u64 {
-    let Some((sf, sr)) = aligned_step(a, b) else { return 0 };
+    let Some((sf, sr)) = aligned_step(a, b) else {
+        return 0;
+    };
     let (fa, ra) = file_rank(a);
     (1..)
         .map(|k| square_at(fa + k * sf, ra + k * sr).expect("b lies on the ray"))
@@ -112,7 +130,9 @@ pub fn between(a: usize, b: usize) -> u64 {
 /// The whole line (edge to edge) through `a` and `b` when they are aligned,
 /// including both squares; empty otherwise.
 pub fn line(a: usize, b: usize) -> u64 {
-    let Some((sf, sr)) = aligned_step(a, b) else { return 0 };
+    let Some((sf, sr)) = aligned_step(a, b) else {
+        return 0;
+    };
     1u64 << a | slider_attacks(a, 0, &[(sf, sr), (-sf, -sr)])
 }
 

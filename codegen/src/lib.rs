@@ -24,11 +24,26 @@ pub fn generate_tables() -> Vec<GeneratedFile> {
     let king: Vec<u64> = (0..64).map(geometry::king_attacks).collect();
     let pawn = [0, 1].map(|c| std::array::from_fn(|sq| geometry::pawn_attacks(c, sq)));
     vec![
-        GeneratedFile { name: "mod.rs", contents: emit::tables_mod() },
-        GeneratedFile { name: "attacks.rs", contents: emit::attacks(&knight, &king, &pawn) },
-        GeneratedFile { name: "magics.rs", contents: emit::magics(&magic::find_magics()) },
-        GeneratedFile { name: "zobrist.rs", contents: emit::zobrist(&zobrist::keys()) },
-        GeneratedFile { name: "pst.rs", contents: emit::pst(&pst::packed_tables()) },
+        GeneratedFile {
+            name: "mod.rs",
+            contents: emit::tables_mod(),
+        },
+        GeneratedFile {
+            name: "attacks.rs",
+            contents: emit::attacks(&knight, &king, &pawn),
+        },
+        GeneratedFile {
+            name: "magics.rs",
+            contents: emit::magics(&magic::find_magics()),
+        },
+        GeneratedFile {
+            name: "zobrist.rs",
+            contents: emit::zobrist(&zobrist::keys()),
+        },
+        GeneratedFile {
+            name: "pst.rs",
+            contents: emit::pst(&pst::packed_tables()),
+        },
     ]
 }
 

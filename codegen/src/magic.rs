@@ -19,7 +19,8 @@ pub struct Magic {
 
 impl Magic {
     pub fn index(&self, occupied: u64) -> usize {
-        self.offset as usize + ((occupied & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
+        self.offset as usize
+            + ((occupied & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
     }
 }
 
@@ -47,7 +48,11 @@ pub fn find_magics() -> MagicSet {
         offset += 1 << (64 - m.shift);
         bishop.push(m);
     }
-    MagicSet { rook, bishop, table_len: offset as usize }
+    MagicSet {
+        rook,
+        bishop,
+        table_len: offset as usize,
+    }
 }
 
 /// Tries sparse random candidates until one maps every blocker subset of the
@@ -57,8 +62,10 @@ fn find_square_magic(rng: &mut ChaCha20Rng, sq: usize, dirs: &[(i32, i32)], offs
     let bits = mask.count_ones();
     let shift = 64 - bits;
     let occupancies = geometry::subsets(mask);
-    let attacks: Vec<u64> =
-        occupancies.iter().map(|&occ| geometry::slider_attacks(sq, occ, dirs)).collect();
+    let attacks: Vec<u64> = occupancies
+        .iter()
+        .map(|&occ| geometry::slider_attacks(sq, occ, dirs))
+        .collect();
     let mut table = vec![0u64; 1 << bits];
     let mut epoch = vec![0u32; 1 << bits];
     let mut attempt = 0u32;
@@ -79,7 +86,12 @@ fn find_square_magic(rng: &mut ChaCha20Rng, sq: usize, dirs: &[(i32, i32)], offs
             }
         });
         if fits {
-            return Magic { mask, magic, shift, offset };
+            return Magic {
+                mask,
+                magic,
+                shift,
+                offset,
+            };
         }
     }
 }
@@ -87,7 +99,10 @@ fn find_square_magic(rng: &mut ChaCha20Rng, sq: usize, dirs: &[(i32, i32)], offs
 /// The full slider attack table the magics index, built by ray walking.
 pub fn slider_table(set: &MagicSet) -> Vec<u64> {
     let mut table = vec![0u64; set.table_len];
-    for (magics, dirs) in [(&set.rook, &ROOK_DIRECTIONS), (&set.bishop, &BISHOP_DIRECTIONS)] {
+    for (magics, dirs) in [
+        (&set.rook, &ROOK_DIRECTIONS),
+        (&set.bishop, &BISHOP_DIRECTIONS),
+    ] {
         for (sq, m) in magics.iter().enumerate() {
             for occ in geometry::subsets(m.mask) {
                 table[m.index(occ)] = geometry::slider_attacks(sq, occ, dirs);
@@ -107,10 +122,16 @@ mod tests {
         let table = slider_table(&set);
         for sq in 0..64 {
             for occ in geometry::subsets(set.rook[sq].mask).into_iter().step_by(7) {
-                assert_eq!(table[set.rook[sq].index(occ)], geometry::rook_attacks(sq, occ));
+                assert_eq!(
+                    table[set.rook[sq].index(occ)],
+                    geometry::rook_attacks(sq, occ)
+                );
             }
             for occ in geometry::subsets(set.bishop[sq].mask) {
-                assert_eq!(table[set.bishop[sq].index(occ)], geometry::bishop_attacks(sq, occ));
+                assert_eq!(
+                    table[set.bishop[sq].index(occ)],
+                    geometry::bishop_attacks(sq, occ)
+                );
             }
         }
         assert_eq!(set.table_len, 102_400 + 5_248);

@@ -8,7 +8,14 @@
 pub const KINDS: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 
 /// Material (middlegame, endgame) per kind, in centipawns.
-pub const MATERIAL: [(i32, i32); 6] = [(90, 115), (320, 300), (335, 320), (480, 540), (960, 990), (0, 0)];
+pub const MATERIAL: [(i32, i32); 6] = [
+    (90, 115),
+    (320, 300),
+    (335, 320),
+    (480, 540),
+    (960, 990),
+    (0, 0),
+];
 
 /// Game-phase weight of each kind: 24 with all minor and major pieces on.
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];

@@ -3,7 +3,7 @@
 //! from-scratch Zobrist key. It compiles the opening book and serves as a
 //! test oracle; it never runs inside the engine. Standard chess only.
 
-use crate::geometry::{self, square_at, file_rank};
+use crate::geometry::{self, file_rank, square_at};
 use crate::zobrist::ZobristKeys;
 
 pub const PAWN: usize = 0;
@@ -66,16 +66,25 @@ impl RefPosition {
             board[48 + f] = Some((1, PAWN));
             board[56 + f] = Some((1, back[f]));
         }
-        RefPosition { board, side: 0, castling: 0b1111, en_passant: None }
+        RefPosition {
+            board,
+            side: 0,
+            castling: 0b1111,
+            en_passant: None,
+        }
     }
 
     fn king_square(&self, color: usize) -> usize {
-        (0..64).find(|&s| self.board[s] == Some((color, KING))).expect("a king")
+        (0..64)
+            .find(|&s| self.board[s] == Some((color, KING)))
+            .expect("a king")
     }
 
     /// Is `sq` attacked by any piece of `by`?
     pub fn attacked(&self, sq: usize, by: usize) -> bool {
-        let occ = (0..64).filter(|&s| self.board[s].is_some()).fold(0u64, |b, s| b | 1 << s);
+        let occ = (0..64)
+            .filter(|&s| self.board[s].is_some())
+            .fold(0u64, |b, s| b | 1 << s);
         (0..64).any(|s| match self.board[s] {
             Some((c, kind)) if c == by => {
                 let att = match kind {
@@ -98,11 +107,17 @@ impl RefPosition {
 
     fn pseudo_moves(&self) -> Vec<RefMove> {
         let us = self.side;
-        let occ = (0..64).filter(|&s| self.board[s].is_some()).fold(0u64, |b, s| b | 1 << s);
-        let ours = (0..64).filter(|&s| matches!(self.board[s], Some((c, _)) if c == us)).fold(0u64, |b, s| b | 1 << s);
+        let occ = (0..64)
+            .filter(|&s| self.board[s].is_some())
+            .fold(0u64, |b, s| b | 1 << s);
+        let ours = (0..64)
+            .filter(|&s| matches!(self.board[s], Some((c, _)) if c == us))
+            .fold(0u64, |b, s| b | 1 << s);
         let mut out = Vec::new();
         for from in 0..64 {
-            let Some((c, kind)) = self.board[from] else { continue };
+            let Some((c, kind)) = self.board[from] else {
+                continue;
+            };
             if c != us {
                 continue;
             }
@@ -157,7 +172,9 @@ impl RefPosition {
                 continue;
             }
             let between_empty = path.iter().all(|&f| self.board[base + f].is_none());
-            let safe = [4usize, path[0], path[1]].iter().all(|&f| !self.attacked(base + f, 1 - us));
+            let safe = [4usize, path[0], path[1]]
+                .iter()
+                .all(|&f| !self.attacked(base + f, 1 - us));
             if between_empty && safe {
                 out.push(RefMove::new(base + 4, base + rook_file, 1));
             }
@@ -215,7 +232,16 @@ impl RefPosition {
             }
         }
         // A right is lost when its king or rook square is vacated or captured.
-        for (bit, sq) in [(0, 4), (0, 7), (1, 4), (1, 0), (2, 60), (2, 63), (3, 60), (3, 56)] {
+        for (bit, sq) in [
+            (0, 4),
+            (0, 7),
+            (1, 4),
+            (1, 0),
+            (2, 60),
+            (2, 63),
+            (3, 60),
+            (3, 56),
+        ] {
             if from == sq || to == sq {
                 self.castling &= !(1 << bit);
             }
@@ -247,8 +273,10 @@ impl RefPosition {
         let legal = self.legal_moves();
         if matches!(body, "O-O" | "0-0" | "O-O-O" | "0-0-0") {
             let short = body.len() == 3;
-            let found: Vec<_> =
-                legal.into_iter().filter(|m| m.kind() == 1 && (m.to() > m.from()) == short).collect();
+            let found: Vec<_> = legal
+                .into_iter()
+                .filter(|m| m.kind() == 1 && (m.to() > m.from()) == short)
+                .collect();
             return found.first().copied().ok_or(SanError::Illegal);
         }
         let chars: Vec<char> = body.chars().collect();
@@ -285,7 +313,9 @@ impl RefPosition {
         }
         let (head, dest) = rest.split_at(rest.len() - 2);
         let to = match (dest[0], dest[1]) {
-            (f @ 'a'..='h', r @ '1'..='8') => (r as usize - '1' as usize) * 8 + (f as usize - 'a' as usize),
+            (f @ 'a'..='h', r @ '1'..='8') => {
+                (r as usize - '1' as usize) * 8 + (f as usize - 'a' as usize)
+            }
             _ => return Err(SanError::Malformed),
         };
         let (mut from_file, mut from_rank, mut capture) = (None, None, false);
@@ -294,7 +324,9 @@ impl RefPosition {
                 'a'..='h' if from_file.is_none() && from_rank.is_none() && !capture => {
                     from_file = Some(c as usize - 'a' as usize)
                 }
-                '1'..='8' if from_rank.is_none() && !capture => from_rank = Some(c as usize - '1' as usize),
+                '1'..='8' if from_rank.is_none() && !capture => {
+                    from_rank = Some(c as usize - '1' as usize)
+                }
                 'x' if n + 1 == head.len() => capture = true,
                 _ => return Err(SanError::Malformed),
             }
@@ -353,7 +385,9 @@ mod tests {
     fn san_parsing() {
         let mut pos = RefPosition::startpos();
         for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"] {
-            let m = pos.parse_san(san).unwrap_or_else(|e| panic!("{san}: {e:?}"));
+            let m = pos
+                .parse_san(san)
+                .unwrap_or_else(|e| panic!("{san}: {e:?}"));
             pos.play_unchecked(m);
         }
         assert_eq!(pos.parse_san("Nf6"), Err(SanError::Illegal));

@@ -31,9 +31,16 @@ pub fn keys() -> ZobristKeys {
     // right is one xor of the difference.
     let rights: [u64; 4] = std::array::from_fn(|_| rng.next_u64());
     let castling = std::array::from_fn(|mask| {
-        (0..4).filter(|bit| mask & (1 << bit) != 0).fold(0, |k, bit| k ^ rights[bit])
+        (0..4)
+            .filter(|bit| mask & (1 << bit) != 0)
+            .fold(0, |k, bit| k ^ rights[bit])
     });
     let en_passant = std::array::from_fn(|_| rng.next_u64());
     let side = rng.next_u64();
-    ZobristKeys { piece_square, castling, en_passant, side }
+    ZobristKeys {
+        piece_square,
+        castling,
+        en_passant,
+        side,
+    }
 }

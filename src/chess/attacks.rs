@@ -71,7 +71,11 @@ const fn build_between_and_line() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
     while a < 64 {
         let mut d = 0;
         while d < 8 {
-            let (df, dr) = if d < 4 { ROOK_DIRS[d] } else { BISHOP_DIRS[d - 4] };
+            let (df, dr) = if d < 4 {
+                ROOK_DIRS[d]
+            } else {
+                BISHOP_DIRS[d - 4]
+            };
             let full = ray_attacks(a, 0, &[(df, dr), (-df, -dr), (df, dr), (df, dr)]) | 1u64 << a;
             let (mut f, mut r) = ((a % 8) as i32 + df, (a / 8) as i32 + dr);
             let mut path = 0u64;
@@ -94,7 +98,8 @@ static BETWEEN_AND_LINE: ([[u64; 64]; 64], [[u64; 64]; 64]) = build_between_and_
 
 #[inline]
 fn slider_lookup(magic: &SliderMagic, occupied: Bitboard) -> Bitboard {
-    let index = magic.offset as usize + ((occupied.0 & magic.mask).wrapping_mul(magic.magic) >> magic.shift) as usize;
+    let index = magic.offset as usize
+        + ((occupied.0 & magic.mask).wrapping_mul(magic.magic) >> magic.shift) as usize;
     Bitboard(SLIDER_ATTACKS[index])
 }
 
@@ -160,8 +165,14 @@ mod tests {
             let occ = x & x.rotate_left(17);
             let sq = (x >> 58) as usize;
             let s = Square::new(sq as u8);
-            assert_eq!(rook_attacks(s, Bitboard(occ)).0, reference(sq, occ, &ROOK_DIRS));
-            assert_eq!(bishop_attacks(s, Bitboard(occ)).0, reference(sq, occ, &BISHOP_DIRS));
+            assert_eq!(
+                rook_attacks(s, Bitboard(occ)).0,
+                reference(sq, occ, &ROOK_DIRS)
+            );
+            assert_eq!(
+                bishop_attacks(s, Bitboard(occ)).0,
+                reference(sq, occ, &BISHOP_DIRS)
+            );
         }
     }
 

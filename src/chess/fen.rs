@@ -38,7 +38,10 @@ impl Position {
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 4 {
-            return fail(format!("expected at least 4 fields, found {}", fields.len()));
+            return fail(format!(
+                "expected at least 4 fields, found {}",
+                fields.len()
+            ));
         }
         if fields.len() > 6 {
             return fail(format!("expected at most 6 fields, found {}", fields.len()));
@@ -54,11 +57,16 @@ impl Position {
         pos.castling = parse_castling(&pos, fields[2])?;
         pos.en_passant = parse_en_passant(&pos, fields[3])?;
         pos.halfmove_clock = match fields.get(4) {
-            Some(t) => t.parse().map_err(|_| FenError(format!("bad halfmove clock '{t}'")))?,
+            Some(t) => t
+                .parse()
+                .map_err(|_| FenError(format!("bad halfmove clock '{t}'")))?,
             None => 0,
         };
         pos.fullmove_number = match fields.get(5) {
-            Some(t) => t.parse::<u16>().map_err(|_| FenError(format!("bad fullmove number '{t}'")))?.max(1),
+            Some(t) => t
+                .parse::<u16>()
+                .map_err(|_| FenError(format!("bad fullmove number '{t}'")))?
+                .max(1),
             None => 1,
         };
         if pos.is_attacked(pos.king(!pos.side), pos.side, pos.occupied()) {
@@ -97,13 +105,20 @@ impl Position {
                 out.push('/');
             }
         }
-        out.push_str(if self.side == Color::White { " w " } else { " b " });
+        out.push_str(if self.side == Color::White {
+            " w "
+        } else {
+            " b "
+        });
         out.push_str(&self.castling_field());
         match self.en_passant() {
             Some(sq) => out.push_str(&format!(" {sq}")),
             None => out.push_str(" -"),
         }
-        out.push_str(&format!(" {} {}", self.halfmove_clock, self.fullmove_number));
+        out.push_str(&format!(
+            " {} {}",
+            self.halfmove_clock, self.fullmove_number
+        ));
         out
     }
 
@@ -111,14 +126,24 @@ impl Position {
         let mut field = String::new();
         for color in [Color::White, Color::Black] {
             for long in [false, true] {
-                let Some(rook) = self.castling.rook(color, long) else { continue };
+                let Some(rook) = self.castling.rook(color, long) else {
+                    continue;
+                };
                 let outermost = outermost_rook(self, color, long) == Some(rook);
                 let c = if outermost {
-                    if long { 'q' } else { 'k' }
+                    if long {
+                        'q'
+                    } else {
+                        'k'
+                    }
                 } else {
                     (b'a' + rook.file()) as char
                 };
-                field.push(if color == Color::White { c.to_ascii_uppercase() } else { c });
+                field.push(if color == Color::White {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                });
             }
         }
         if field.is_empty() {
@@ -165,7 +190,11 @@ fn parse_board(pos: &mut Position, board: &str) -> Result<(), FenError> {
 
 fn validate_material(pos: &Position) -> Result<(), FenError> {
     for color in [Color::White, Color::Black] {
-        let name = if color == Color::White { "White" } else { "Black" };
+        let name = if color == Color::White {
+            "White"
+        } else {
+            "Black"
+        };
         let kings = pos.pieces_of(color, Kind::King).count();
         if kings != 1 {
             return fail(format!("{name} must have exactly one king, found {kings}"));
@@ -191,7 +220,13 @@ fn outermost_rook(pos: &Position, color: Color, long: bool) -> Option<Square> {
         return None;
     }
     let rooks = pos.pieces_of(color, Kind::Rook) & Bitboard::rank(back);
-    let mut candidates = rooks.filter(|r| if long { r.file() < king.file() } else { r.file() > king.file() });
+    let mut candidates = rooks.filter(|r| {
+        if long {
+            r.file() < king.file()
+        } else {
+            r.file() > king.file()
+        }
+    });
     if long {
         candidates.next()
     } else {
@@ -205,7 +240,11 @@ fn parse_castling(pos: &Position, field: &str) -> Result<CastlingRights, FenErro
         return Ok(rights);
     }
     for c in field.chars() {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let king = pos.king(color);
         let back = if color == Color::White { 0 } else { 7 };
         let (long, rook) = match c.to_ascii_lowercase() {
@@ -214,7 +253,9 @@ fn parse_castling(pos: &Position, field: &str) -> Result<CastlingRights, FenErro
             f @ 'a'..='h' => {
                 let sq = Square::from_file_rank(f as u8 - b'a', back);
                 if king.rank() != back || sq.file() == king.file() {
-                    return fail(format!("castling right '{c}' does not match the king's square"));
+                    return fail(format!(
+                        "castling right '{c}' does not match the king's square"
+                    ));
                 }
                 let is_rook = pos.piece_at(sq) == Some(Piece::new(color, Kind::Rook));
                 (sq.file() < king.file(), is_rook.then_some(sq))
@@ -239,16 +280,27 @@ fn parse_en_passant(pos: &Position, field: &str) -> Result<u8, FenError> {
     if field == "-" {
         return Ok(64);
     }
-    let sq: Square = field.parse().map_err(|_| FenError(format!("bad en-passant square '{field}'")))?;
+    let sq: Square = field
+        .parse()
+        .map_err(|_| FenError(format!("bad en-passant square '{field}'")))?;
     let us = pos.side;
-    let (ep_rank, pawn_rank, from_rank) = if us == Color::White { (5, 4, 6) } else { (2, 3, 1) };
+    let (ep_rank, pawn_rank, from_rank) = if us == Color::White {
+        (5, 4, 6)
+    } else {
+        (2, 3, 1)
+    };
     if sq.rank() != ep_rank {
         return fail(format!("en-passant square {sq} is on the wrong rank"));
     }
     let pawn = Square::from_file_rank(sq.file(), pawn_rank);
     let origin = Square::from_file_rank(sq.file(), from_rank);
-    if pos.piece_at(pawn) != Some(Piece::new(!us, Kind::Pawn)) || pos.piece_at(sq).is_some() || pos.piece_at(origin).is_some() {
-        return fail(format!("en-passant square {sq} does not follow a double pawn step"));
+    if pos.piece_at(pawn) != Some(Piece::new(!us, Kind::Pawn))
+        || pos.piece_at(sq).is_some()
+        || pos.piece_at(origin).is_some()
+    {
+        return fail(format!(
+            "en-passant square {sq} does not follow a double pawn step"
+        ));
     }
     let ready = (pawn_attacks(!us, sq) & pos.pieces_of(us, Kind::Pawn)).any();
     Ok(if ready { sq.index() as u8 } else { 64 })
@@ -290,7 +342,8 @@ mod tests {
 
     #[test]
     fn en_passant_dropped_when_no_pawn_can_take() {
-        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
+        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
+            .unwrap();
         assert_eq!(pos.en_passant(), None);
         assert_eq!(pos.key(), pos.compute_key());
     }

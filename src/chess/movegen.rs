@@ -2,7 +2,9 @@
 //! once, against a `MoveSink`: the move list expands targets into moves, the
 //! perft counter only counts them (bulk counting by popcount).
 
-use super::attacks::{bishop_attacks, between, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
+use super::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
 use super::bitboard::Bitboard;
 use super::mv::{Move, MoveKind};
 use super::piece::{Color, Kind};
@@ -32,7 +34,10 @@ pub struct MoveList {
 
 impl Default for MoveList {
     fn default() -> Self {
-        MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
+        MoveList {
+            moves: [Move::NULL; MAX_MOVES],
+            len: 0,
+        }
     }
 }
 
@@ -80,7 +85,12 @@ impl MoveSink for MoveList {
         for to in targets {
             let from = to.offset(-delta);
             if promotion {
-                for kind in [MoveKind::PromoteQueen, MoveKind::PromoteKnight, MoveKind::PromoteRook, MoveKind::PromoteBishop] {
+                for kind in [
+                    MoveKind::PromoteQueen,
+                    MoveKind::PromoteKnight,
+                    MoveKind::PromoteRook,
+                    MoveKind::PromoteBishop,
+                ] {
                     self.push(Move::new(from, to, kind));
                 }
             } else {
@@ -151,7 +161,11 @@ pub fn generate<S: MoveSink, const QUIET: bool, const NOISY: bool>(pos: &Positio
     if checkers.several() {
         return;
     }
-    let check_mask = if checkers.any() { between(king, checkers.first()) | checkers } else { Bitboard::ALL };
+    let check_mask = if checkers.any() {
+        between(king, checkers.first()) | checkers
+    } else {
+        Bitboard::ALL
+    };
     let pinned = pos.pinned();
     let mut targets = check_mask & !ours;
     targets &= match (QUIET, NOISY) {
@@ -214,7 +228,13 @@ fn generate_pawn_moves<S: MoveSink, const QUIET: bool, const NOISY: bool>(
         Color::White => (Bitboard::RANK_8, Bitboard::RANK_3, 8i8),
         Color::Black => (Bitboard::RANK_1, Bitboard::RANK_6, -8i8),
     };
-    let shift = |bb: Bitboard, delta: i8| if delta > 0 { Bitboard(bb.0 << delta) } else { Bitboard(bb.0 >> -delta) };
+    let shift = |bb: Bitboard, delta: i8| {
+        if delta > 0 {
+            Bitboard(bb.0 << delta)
+        } else {
+            Bitboard(bb.0 >> -delta)
+        }
+    };
 
     let free = pawns & !pinned;
     // Pushes.
@@ -257,7 +277,12 @@ fn generate_pawn_moves<S: MoveSink, const QUIET: bool, const NOISY: bool>(
                 let capture = theirs.has(to);
                 if last_rank.has(to) {
                     if NOISY {
-                        for kind in [MoveKind::PromoteQueen, MoveKind::PromoteKnight, MoveKind::PromoteRook, MoveKind::PromoteBishop] {
+                        for kind in [
+                            MoveKind::PromoteQueen,
+                            MoveKind::PromoteKnight,
+                            MoveKind::PromoteRook,
+                            MoveKind::PromoteBishop,
+                        ] {
                             sink.single(Move::new(from, to, kind));
                         }
                     }
@@ -303,7 +328,9 @@ fn generate_castling<S: MoveSink>(pos: &Position, sink: &mut S) {
     let us = pos.side_to_move();
     let king = pos.king(us);
     for long in [false, true] {
-        let Some(rook) = pos.castling().rook(us, long) else { continue };
+        let Some(rook) = pos.castling().rook(us, long) else {
+            continue;
+        };
         let mv = Move::new(king, rook, MoveKind::Castling);
         let (king_to, rook_to) = (mv.castling_king_target(), mv.castling_rook_target());
         let lifted = pos.occupied() ^ king ^ rook;
@@ -312,7 +339,10 @@ fn generate_castling<S: MoveSink>(pos: &Position, sink: &mut S) {
             continue;
         }
         let king_path = between(king, king_to) | king_to;
-        if king_path.into_iter().all(|sq| !pos.is_attacked(sq, !us, lifted)) {
+        if king_path
+            .into_iter()
+            .all(|sq| !pos.is_attacked(sq, !us, lifted))
+        {
             sink.single(mv);
         }
     }
@@ -370,6 +400,12 @@ impl Position {
         let text = text.as_str();
         let moves = legal_moves(self);
         let found = moves.iter().find(|m| m.to_uci(chess960) == text);
-        found.or_else(|| if chess960 { None } else { moves.iter().find(|m| m.to_uci(true) == text) })
+        found.or_else(|| {
+            if chess960 {
+                None
+            } else {
+                moves.iter().find(|m| m.to_uci(true) == text)
+            }
+        })
     }
 }

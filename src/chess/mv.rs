@@ -108,14 +108,22 @@ impl Move {
     /// The square the king lands on when castling (g- or c-file).
     #[inline]
     pub const fn castling_king_target(self) -> Square {
-        let file = if self.to().index() > self.from().index() { 6 } else { 2 };
+        let file = if self.to().index() > self.from().index() {
+            6
+        } else {
+            2
+        };
         Square::from_file_rank(file, self.from().rank())
     }
 
     /// The square the rook lands on when castling (f- or d-file).
     #[inline]
     pub const fn castling_rook_target(self) -> Square {
-        let file = if self.to().index() > self.from().index() { 5 } else { 3 };
+        let file = if self.to().index() > self.from().index() {
+            5
+        } else {
+            3
+        };
         Square::from_file_rank(file, self.from().rank())
     }
 
@@ -125,7 +133,11 @@ impl Move {
         if self.is_null() {
             return "0000".to_string();
         }
-        let to = if self.is_castling() && !chess960 { self.castling_king_target() } else { self.to() };
+        let to = if self.is_castling() && !chess960 {
+            self.castling_king_target()
+        } else {
+            self.to()
+        };
         let mut s = format!("{}{}", self.from(), to);
         if let Some(kind) = self.promotion() {
             s.push(kind.letter());

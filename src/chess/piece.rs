@@ -45,7 +45,14 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen, Kind::King];
+    pub const ALL: [Kind; 6] = [
+        Kind::Pawn,
+        Kind::Knight,
+        Kind::Bishop,
+        Kind::Rook,
+        Kind::Queen,
+        Kind::King,
+    ];
 
     #[inline]
     pub const fn index(self) -> usize {
@@ -98,8 +105,14 @@ impl Piece {
     }
 
     pub fn from_char(c: char) -> Option<Piece> {
-        let kind = Kind::ALL.into_iter().find(|k| k.letter() == c.to_ascii_lowercase())?;
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let kind = Kind::ALL
+            .into_iter()
+            .find(|k| k.letter() == c.to_ascii_lowercase())?;
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         Some(Piece::new(color, kind))
     }
 }

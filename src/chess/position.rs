@@ -3,7 +3,9 @@
 //! packed piece-square score and game phase. Moves are applied in place
 //! (`make_move`); the search keeps a copy per ply (copy-make).
 
-use super::attacks::{bishop_attacks, between, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use super::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+};
 use super::bitboard::Bitboard;
 use super::mv::Move;
 use super::piece::{Color, Kind, Piece};
@@ -35,7 +37,9 @@ impl CastlingRights {
     /// The 4-bit mask Zobrist keys are indexed by.
     #[inline]
     pub fn mask(self) -> usize {
-        (0..4).filter(|&i| self.0[i] != NO_SQUARE).fold(0, |m, i| m | 1 << i)
+        (0..4)
+            .filter(|&i| self.0[i] != NO_SQUARE)
+            .fold(0, |m, i| m | 1 << i)
     }
 
     #[inline]
@@ -69,7 +73,8 @@ impl Default for Position {
 }
 
 impl Position {
-    pub const STARTPOS_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    pub const STARTPOS_FEN: &'static str =
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
     /// The standard starting position.
     pub fn startpos() -> Position {
@@ -211,7 +216,8 @@ impl Position {
     pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
         let them = self.by_color[by.index()];
         let rooks = (self.by_kind[Kind::Rook.index()] | self.by_kind[Kind::Queen.index()]) & them;
-        let bishops = (self.by_kind[Kind::Bishop.index()] | self.by_kind[Kind::Queen.index()]) & them;
+        let bishops =
+            (self.by_kind[Kind::Bishop.index()] | self.by_kind[Kind::Queen.index()]) & them;
         (pawn_attacks(!by, sq) & self.by_kind[Kind::Pawn.index()] & them).any()
             || (knight_attacks(sq) & self.by_kind[Kind::Knight.index()] & them).any()
             || (king_attacks(sq) & self.by_kind[Kind::King.index()] & them).any()
@@ -228,7 +234,8 @@ impl Position {
         let occ = self.occupied();
         self.checkers = self.attackers_to(ksq, occ) & them;
         let rooks = (self.by_kind[Kind::Rook.index()] | self.by_kind[Kind::Queen.index()]) & them;
-        let bishops = (self.by_kind[Kind::Bishop.index()] | self.by_kind[Kind::Queen.index()]) & them;
+        let bishops =
+            (self.by_kind[Kind::Bishop.index()] | self.by_kind[Kind::Queen.index()]) & them;
         let snipers = (rook_attacks(ksq, them) & rooks) | (bishop_attacks(ksq, them) & bishops);
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {
@@ -427,10 +434,15 @@ impl Position {
     pub fn castling_is_chess960(&self) -> bool {
         [Color::White, Color::Black].into_iter().any(|c| {
             let back = if c == Color::White { 0 } else { 7 };
-            [false, true].into_iter().any(|long| match self.castling.rook(c, long) {
-                Some(r) => self.king(c) != Square::from_file_rank(4, back) || r.file() != if long { 0 } else { 7 },
-                None => false,
-            })
+            [false, true]
+                .into_iter()
+                .any(|long| match self.castling.rook(c, long) {
+                    Some(r) => {
+                        self.king(c) != Square::from_file_rank(4, back)
+                            || r.file() != if long { 0 } else { 7 }
+                    }
+                    None => false,
+                })
         })
     }
 }

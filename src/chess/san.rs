@@ -32,8 +32,17 @@ impl fmt::Display for SanError {
 /// What a SAN token says about its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SanPattern {
-    Castle { long: bool },
-    Piece { kind: Kind, file: Option<u8>, rank: Option<u8>, capture: bool, to: Square, promotion: Option<Kind> },
+    Castle {
+        long: bool,
+    },
+    Piece {
+        kind: Kind,
+        file: Option<u8>,
+        rank: Option<u8>,
+        capture: bool,
+        to: Square,
+        promotion: Option<Kind>,
+    },
 }
 
 fn kind_from_letter(c: u8) -> Option<Kind> {
@@ -63,7 +72,9 @@ fn parse_pattern(token: &str) -> Option<SanPattern> {
         promotion = Some(kind_from_letter(*p).filter(|k| *k != Kind::King)?);
         rest = head;
     }
-    let [head @ .., f @ b'a'..=b'h', r @ b'1'..=b'8'] = rest else { return None };
+    let [head @ .., f @ b'a'..=b'h', r @ b'1'..=b'8'] = rest else {
+        return None;
+    };
     let to = Square::from_file_rank(f - b'a', r - b'1');
     let (head, capture) = match head {
         [h @ .., b'x'] => (h, true),
@@ -77,20 +88,36 @@ fn parse_pattern(token: &str) -> Option<SanPattern> {
         _ => return None,
     };
     let last_rank = to.rank() == 0 || to.rank() == 7;
-    if kind == Kind::Pawn && (rank.is_some() || capture != file.is_some() || last_rank != promotion.is_some()) {
+    if kind == Kind::Pawn
+        && (rank.is_some() || capture != file.is_some() || last_rank != promotion.is_some())
+    {
         return None;
     }
     if kind != Kind::Pawn && promotion.is_some() {
         return None;
     }
-    Some(SanPattern::Piece { kind, file, rank, capture, to, promotion })
+    Some(SanPattern::Piece {
+        kind,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    })
 }
 
 impl SanPattern {
     fn matches(self, pos: &Position, mv: Move) -> bool {
         match self {
             SanPattern::Castle { long } => mv.is_castling() && (mv.to() < mv.from()) == long,
-            SanPattern::Piece { kind, file, rank, capture, to, promotion } => {
+            SanPattern::Piece {
+                kind,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
                 !mv.is_castling()
                     && mv.to() == to
                     && pos.piece_at(mv.from()).map(|p| p.kind()) == Some(kind)
@@ -119,7 +146,11 @@ impl Position {
     /// SAN for a legal move, with `+` or `#`.
     pub fn to_san(&self, mv: Move) -> String {
         let mut san = if mv.is_castling() {
-            if mv.to() < mv.from() { "O-O-O".to_string() } else { "O-O".to_string() }
+            if mv.to() < mv.from() {
+                "O-O-O".to_string()
+            } else {
+                "O-O".to_string()
+            }
         } else {
             let kind = self.piece_at(mv.from()).map_or(Kind::Pawn, |p| p.kind());
             let mut s = String::new();
@@ -132,7 +163,10 @@ impl Position {
                 let rivals: Vec<Move> = legal_moves(self)
                     .iter()
                     .filter(|m| {
-                        *m != mv && m.to() == mv.to() && !m.is_castling() && self.piece_at(m.from()).map(|p| p.kind()) == Some(kind)
+                        *m != mv
+                            && m.to() == mv.to()
+                            && !m.is_castling()
+                            && self.piece_at(m.from()).map(|p| p.kind()) == Some(kind)
                     })
                     .collect();
                 if !rivals.is_empty() {
@@ -161,7 +195,11 @@ impl Position {
         let mut next = *self;
         next.make_move(mv);
         if next.in_check() {
-            san.push(if legal_moves(&next).is_empty() { '#' } else { '+' });
+            san.push(if legal_moves(&next).is_empty() {
+                '#'
+            } else {
+                '+'
+            });
         }
         san
     }
@@ -193,7 +231,14 @@ mod tests {
         assert_eq!(pos.parse_san("e5"), Err(SanError::Illegal));
         assert_eq!(pos.parse_san("1."), Err(SanError::Malformed));
         assert_eq!(pos.parse_san("e4!"), Err(SanError::Malformed));
-        assert_eq!(pos.parse_san("Nf3"), Ok(Move::new("g1".parse().unwrap(), "f3".parse().unwrap(), super::super::MoveKind::Normal)));
+        assert_eq!(
+            pos.parse_san("Nf3"),
+            Ok(Move::new(
+                "g1".parse().unwrap(),
+                "f3".parse().unwrap(),
+                super::super::MoveKind::Normal
+            ))
+        );
         let two_knights = Position::from_fen("4k3/8/8/8/8/8/8/2N1K1N1 w - - 0 1").unwrap();
         assert_eq!(two_knights.parse_san("Ne2"), Err(SanError::Ambiguous));
         assert!(two_knights.parse_san("Nge2").is_ok());

@@ -2,7 +2,9 @@
 //! of enemy pieces bearing on the squares around it.
 
 use super::s;
-use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
+use crate::chess::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
+};
 use crate::chess::{Bitboard, Color, Kind, Position};
 
 /// Each own pawn directly in front of the king (three files, two ranks).
@@ -36,7 +38,10 @@ pub fn evaluate(pos: &Position, color: Color) -> i32 {
 
     let occupied = pos.occupied();
     let (mut units, mut attackers) = (0, 0);
-    for (i, kind) in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen].into_iter().enumerate() {
+    for (i, kind) in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen]
+        .into_iter()
+        .enumerate()
+    {
         for sq in pos.pieces_of(!color, kind) {
             let attacks = match kind {
                 Kind::Knight => knight_attacks(sq),
@@ -52,7 +57,10 @@ pub fn evaluate(pos: &Position, color: Color) -> i32 {
         }
     }
     if attackers >= 2 {
-        score -= s((DANGER_PER_UNIT_SQUARED * units * units / 4).min(MAX_DANGER), 0);
+        score -= s(
+            (DANGER_PER_UNIT_SQUARED * units * units / 4).min(MAX_DANGER),
+            0,
+        );
     }
     score
 }

@@ -64,21 +64,36 @@ pub fn evaluate(pos: &Position) -> i32 {
 pub fn breakdown(pos: &Position) -> Breakdown {
     let psqt = pos.psqt();
     let phase = pos.phase();
-    let both = |term: fn(&Position, Color) -> i32| term(pos, Color::White) - term(pos, Color::Black);
+    let both =
+        |term: fn(&Position, Color) -> i32| term(pos, Color::White) - term(pos, Color::Black);
     let pawns = both(pawns::evaluate);
     let pieces = both(pieces::evaluate);
     let king = both(king::evaluate);
     let white = taper(psqt + pawns + pieces + king, phase);
     let side = pos.side_to_move().sign();
     let total = scale_for_drawishness(pos, white * side) + TEMPO;
-    Breakdown { psqt, pawns, pieces, king, phase, total }
+    Breakdown {
+        psqt,
+        pawns,
+        pieces,
+        king,
+        phase,
+        total,
+    }
 }
 
 /// Without pawns, a side up by less than a rook rarely wins: pull such
 /// scores towards zero so the search prefers lines that keep winning chances.
 fn scale_for_drawishness(pos: &Position, score: i32) -> i32 {
-    let strong = if score > 0 { pos.side_to_move() } else { !pos.side_to_move() };
-    if pos.pieces_of(strong, Kind::Pawn).is_empty() && pos.phase() <= 2 && (pos.pieces(Kind::Queen) | pos.pieces(Kind::Rook)).is_empty() {
+    let strong = if score > 0 {
+        pos.side_to_move()
+    } else {
+        !pos.side_to_move()
+    };
+    if pos.pieces_of(strong, Kind::Pawn).is_empty()
+        && pos.phase() <= 2
+        && (pos.pieces(Kind::Queen) | pos.pieces(Kind::Rook)).is_empty()
+    {
         score / 8
     } else {
         score
@@ -97,7 +112,8 @@ pub fn insufficient_material(pos: &Position) -> bool {
         0 | 1 => true,
         2 => {
             let bishops = pos.pieces(Kind::Bishop);
-            let one_each = pos.pieces_of(Color::White, Kind::Bishop).count() == 1 && pos.pieces_of(Color::Black, Kind::Bishop).count() == 1;
+            let one_each = pos.pieces_of(Color::White, Kind::Bishop).count() == 1
+                && pos.pieces_of(Color::Black, Kind::Bishop).count() == 1;
             let light = crate::chess::Bitboard(0x55AA_55AA_55AA_55AA);
             one_each && ((bishops & light).count() == 2 || (bishops & !light).count() == 2)
         }
@@ -113,8 +129,12 @@ mod tests {
     fn start_position_is_balanced_and_symmetric() {
         let pos = Position::startpos();
         assert_eq!(evaluate(&pos), TEMPO);
-        let mirrored = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
-        let black_mirror = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let mirrored =
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+                .unwrap();
+        let black_mirror =
+            Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+                .unwrap();
         assert_eq!(evaluate(&mirrored), evaluate(&black_mirror));
     }
 
@@ -137,7 +157,11 @@ mod tests {
             ("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", false),
             ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false),
         ] {
-            assert_eq!(insufficient_material(&Position::from_fen(fen).unwrap()), dead, "{fen}");
+            assert_eq!(
+                insufficient_material(&Position::from_fen(fen).unwrap()),
+                dead,
+                "{fen}"
+            );
         }
     }
 }

@@ -4,7 +4,16 @@ use super::s;
 use crate::chess::{Bitboard, Color, Kind, Position, Square};
 
 /// Passed pawn bonus by rank from the pawn's own side (index 1 = 2nd rank).
-const PASSED: [i32; 8] = [s(0, 0), s(0, 5), s(0, 10), s(5, 20), s(15, 40), s(30, 70), s(50, 110), s(0, 0)];
+const PASSED: [i32; 8] = [
+    s(0, 0),
+    s(0, 5),
+    s(0, 10),
+    s(5, 20),
+    s(15, 40),
+    s(30, 70),
+    s(50, 110),
+    s(0, 0),
+];
 /// A pawn with no friendly pawn on either neighbouring file.
 const ISOLATED: i32 = s(-10, -12);
 /// A pawn with a friendly pawn ahead of it on the same file.
@@ -23,8 +32,20 @@ fn adjacent_files(file: u8) -> Bitboard {
 pub fn front_span(color: Color, sq: Square) -> Bitboard {
     let files = Bitboard::file(sq.file()).0 | adjacent_files(sq.file()).0;
     let ahead = match color {
-        Color::White => if sq.rank() == 7 { 0 } else { !0u64 << (8 * (sq.rank() + 1)) },
-        Color::Black => if sq.rank() == 0 { 0 } else { !0u64 >> (8 * (8 - sq.rank())) },
+        Color::White => {
+            if sq.rank() == 7 {
+                0
+            } else {
+                !0u64 << (8 * (sq.rank() + 1))
+            }
+        }
+        Color::Black => {
+            if sq.rank() == 0 {
+                0
+            } else {
+                !0u64 >> (8 * (8 - sq.rank()))
+            }
+        }
     };
     Bitboard(files & ahead)
 }
@@ -38,7 +59,11 @@ pub fn evaluate(pos: &Position, color: Color) -> i32 {
         let file = Bitboard::file(sq.file());
         let span = front_span(color, sq);
         if (span & theirs).is_empty() && (span & file & ours).is_empty() {
-            let relative_rank = if color == Color::White { sq.rank() } else { 7 - sq.rank() };
+            let relative_rank = if color == Color::White {
+                sq.rank()
+            } else {
+                7 - sq.rank()
+            };
             score += PASSED[relative_rank as usize];
         }
         if (adjacent_files(sq.file()) & ours).is_empty() {

@@ -6,10 +6,10 @@ use crate::chess::{Bitboard, Color, Kind, Position};
 
 /// Mobility per reachable square, relative to a typical count for the piece.
 const MOBILITY: [(i32, i32); 4] = [
-    (s(4, 4), 4),   // knight
-    (s(5, 5), 6),   // bishop
-    (s(3, 6), 7),   // rook
-    (s(1, 3), 13),  // queen
+    (s(4, 4), 4),  // knight
+    (s(5, 5), 6),  // bishop
+    (s(3, 6), 7),  // rook
+    (s(1, 3), 13), // queen
 ];
 const BISHOP_PAIR: i32 = s(25, 45);
 const ROOK_OPEN_FILE: i32 = s(25, 10);
@@ -32,7 +32,10 @@ pub fn evaluate(pos: &Position, color: Color) -> i32 {
     // Squares worth moving to: not our own pieces, not covered by enemy pawns.
     let area = !pos.colored(color) & !pawn_attacks(pos, !color);
     let mut score = 0;
-    for (i, kind) in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen].into_iter().enumerate() {
+    for (i, kind) in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen]
+        .into_iter()
+        .enumerate()
+    {
         let (per_square, typical) = MOBILITY[i];
         for sq in pos.pieces_of(color, kind) {
             let attacks = match kind {

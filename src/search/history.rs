@@ -22,7 +22,11 @@ pub struct History {
 
 impl Default for History {
     fn default() -> Self {
-        History { butterfly: Box::new([[[0; 64]; 64]; 2]), killers: [[Move::NULL; 2]; MAX_PLY + 1], counters: Box::new([[Move::NULL; 64]; 12]) }
+        History {
+            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            killers: [[Move::NULL; 2]; MAX_PLY + 1],
+            counters: Box::new([[Move::NULL; 64]; 12]),
+        }
     }
 }
 
@@ -43,7 +47,10 @@ impl History {
     }
 
     pub fn update_quiet(&mut self, side: Color, mv: Move, delta: i32) {
-        Self::nudge(&mut self.butterfly[side.index()][mv.from().index()][mv.to().index()], delta);
+        Self::nudge(
+            &mut self.butterfly[side.index()][mv.from().index()][mv.to().index()],
+            delta,
+        );
     }
 
     #[inline]

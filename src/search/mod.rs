@@ -75,7 +75,16 @@ pub struct SearchRequest {
 
 impl SearchRequest {
     pub fn new(root: Position, limits: Limits) -> SearchRequest {
-        SearchRequest { root, game_keys: Vec::new(), limits, searchmoves: Vec::new(), multipv: 1, threads: 1, move_overhead_ms: 10, chess960: false }
+        SearchRequest {
+            root,
+            game_keys: Vec::new(),
+            limits,
+            searchmoves: Vec::new(),
+            multipv: 1,
+            threads: 1,
+            move_overhead_ms: 10,
+            chess960: false,
+        }
     }
 }
 
@@ -183,7 +192,14 @@ fn lmr_reduction(depth: i32, moves: usize) -> i32 {
 }
 
 impl<'a> Searcher<'a> {
-    fn new(req: &'a SearchRequest, tt: &'a TranspositionTable, signals: &'a Signals, history: &'a mut History, time: TimeManager, is_main: bool) -> Self {
+    fn new(
+        req: &'a SearchRequest,
+        tt: &'a TranspositionTable,
+        signals: &'a Signals,
+        history: &'a mut History,
+        time: TimeManager,
+        is_main: bool,
+    ) -> Self {
         let mut keys = req.game_keys.clone();
         let root_index = keys.len();
         keys.push(req.root.key());
@@ -199,7 +215,13 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             seldepth: 0,
             stopped: false,
-            frames: vec![Frame { plies_from_null: req.root.halfmove_clock() as usize, ..Frame::default() }; MAX_PLY + 4],
+            frames: vec![
+                Frame {
+                    plies_from_null: req.root.halfmove_clock() as usize,
+                    ..Frame::default()
+                };
+                MAX_PLY + 4
+            ],
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 2],
             root_moves: Vec::new(),
@@ -244,7 +266,12 @@ impl<'a> Searcher<'a> {
         }
         if !self.ponder_clock_restarted {
             self.ponder_clock_restarted = true;
-            if let Some(at) = *self.signals.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner()) {
+            if let Some(at) = *self
+                .signals
+                .ponderhit_at
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+            {
                 self.time.restart(at);
             }
         }
@@ -283,7 +310,11 @@ impl<'a> Searcher<'a> {
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
         self.pv[ply][0] = mv;
-        let child_len = if ply + 1 <= MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+        let child_len = if ply + 1 <= MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
         for i in 0..child_len.min(MAX_PLY - 1) {
             self.pv[ply][i + 1] = self.pv[ply + 1][i];
         }
@@ -320,7 +351,11 @@ impl<'a> Searcher<'a> {
         }
 
         // Stand pat: out of check the side to move may decline every capture.
-        let static_eval = if in_check { -INFINITY } else { tt_hit.map_or_else(|| evaluate(pos), |h| h.eval) };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tt_hit.map_or_else(|| evaluate(pos), |h| h.eval)
+        };
         let mut best = static_eval;
         if !in_check {
             if best >= beta {
@@ -362,13 +397,32 @@ impl<'a> Searcher<'a> {
         if in_check && moves == 0 {
             return mated_in(ply);
         }
-        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
-        self.tt.store(pos.key(), best_move, score_to_tt(best, ply), if in_check { 0 } else { static_eval }, 0, bound);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            pos.key(),
+            best_move,
+            score_to_tt(best, ply),
+            if in_check { 0 } else { static_eval },
+            0,
+            bound,
+        );
         best
     }
 
     /// PVS negamax. `cut_node` marks nodes expected to fail high.
-    fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, cut_node: bool) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
         let pv_node = beta - alpha > 1;
         let in_check = pos.in_check();
 
@@ -420,7 +474,11 @@ impl<'a> Searcher<'a> {
         }
 
         // Step 6. Static evaluation, and whether it improved on two plies ago.
-        let static_eval = if in_check { -INFINITY } else { tt_hit.map_or_else(|| evaluate(pos), |h| h.eval) };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tt_hit.map_or_else(|| evaluate(pos), |h| h.eval)
+        };
         self.frames[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
         self.history.clear_killers(ply + 1);
@@ -469,7 +527,11 @@ impl<'a> Searcher<'a> {
         }
 
         // Step 10. The move loop.
-        let previous = if ply > 0 { self.frames[ply - 1].played } else { Move::NULL };
+        let previous = if ply > 0 {
+            self.frames[ply - 1].played
+        } else {
+            Move::NULL
+        };
         let picker = MovePicker::new(pos, tt_move, self.history, ply, previous, false);
         if picker.is_empty() {
             return if in_check { mated_in(ply) } else { 0 };
@@ -499,12 +561,20 @@ impl<'a> Searcher<'a> {
                 // Step 12. Futility pruning: a quiet move cannot lift a hopeless eval.
                 const FUTILITY_DEPTH: i32 = 6;
                 const FUTILITY_MARGIN: i32 = 90;
-                if is_quiet && !in_check && depth <= FUTILITY_DEPTH && static_eval + 100 + FUTILITY_MARGIN * depth <= alpha {
+                if is_quiet
+                    && !in_check
+                    && depth <= FUTILITY_DEPTH
+                    && static_eval + 100 + FUTILITY_MARGIN * depth <= alpha
+                {
                     skip_quiets = true;
                     continue;
                 }
                 // Step 13. SEE pruning: moves losing material at low depth.
-                let see_margin = if is_quiet { -60 * depth } else { -25 * depth * depth };
+                let see_margin = if is_quiet {
+                    -60 * depth
+                } else {
+                    -25 * depth * depth
+                };
                 if depth <= 8 && order < GOOD_NOISY_SCORE && !see_ge(pos, mv, see_margin) {
                     continue;
                 }
@@ -538,7 +608,14 @@ impl<'a> Searcher<'a> {
                     reduction -= (self.history.quiet_score(side, mv) / 6000).clamp(-2, 2);
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
-                score = -self.negamax(&next, -alpha - 1, -alpha, new_depth - reduction, ply + 1, true);
+                score = -self.negamax(
+                    &next,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    true,
+                );
                 if score > alpha && reduction > 0 {
                     score = -self.negamax(&next, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
@@ -593,15 +670,33 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(pos.key(), best_move, score_to_tt(best_score, ply), static_eval.max(-INFINITY + 1).clamp(-MATE, MATE), depth, bound);
+        self.tt.store(
+            pos.key(),
+            best_move,
+            score_to_tt(best_score, ply),
+            static_eval.max(-INFINITY + 1).clamp(-MATE, MATE),
+            depth,
+            bound,
+        );
         best_score
     }
 
     /// Searches the root moves from `first` on (earlier ones are the
     /// MultiPV lines already chosen), updating their scores and order.
-    fn search_root(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32, first: usize) -> i32 {
+    fn search_root(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        first: usize,
+    ) -> i32 {
         self.nodes += 1;
-        self.frames[0].static_eval = if pos.in_check() { -INFINITY } else { evaluate(pos) };
+        self.frames[0].static_eval = if pos.in_check() {
+            -INFINITY
+        } else {
+            evaluate(pos)
+        };
         let mut best = -INFINITY;
         for i in first..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
@@ -628,7 +723,13 @@ impl<'a> Searcher<'a> {
             if i == first || score > alpha {
                 rm.score = score;
                 rm.seldepth = self.seldepth;
-                rm.bound = if score >= beta { Bound::Lower } else if score <= alpha { Bound::Upper } else { Bound::Exact };
+                rm.bound = if score >= beta {
+                    Bound::Lower
+                } else if score <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
                 rm.pv = vec![mv];
                 rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
             } else {
@@ -670,7 +771,10 @@ impl<'a> Searcher<'a> {
                 let previous = self.root_moves[pv_index].previous_score;
                 let mut delta = 20;
                 let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
-                    ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
+                    (
+                        (previous - delta).max(-INFINITY),
+                        (previous + delta).min(INFINITY),
+                    )
                 } else {
                     (-INFINITY, INFINITY)
                 };
@@ -751,7 +855,10 @@ impl<'a> Searcher<'a> {
             Bound::Upper => " upperbound",
             _ => "",
         };
-        let pv: Vec<String> = legal_prefix(&req.root, &rm.pv).iter().map(|m| m.to_uci(req.chess960)).collect();
+        let pv: Vec<String> = legal_prefix(&req.root, &rm.pv)
+            .iter()
+            .map(|m| m.to_uci(req.chess960))
+            .collect();
         report(&format!(
             "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {nodes} nps {nps} hashfull {} time {ms} pv {}",
             rm.seldepth.max(depth as usize),
@@ -779,12 +886,23 @@ pub fn legal_prefix(root: &Position, pv: &[Move]) -> Vec<Move> {
 }
 
 /// The legal root moves, filtered by `searchmoves`, in a first guess order.
-fn initial_root_moves(req: &SearchRequest, tt: &TranspositionTable, history: &History) -> Vec<RootMove> {
+fn initial_root_moves(
+    req: &SearchRequest,
+    tt: &TranspositionTable,
+    history: &History,
+) -> Vec<RootMove> {
     let tt_move = tt.probe(req.root.key()).map_or(Move::NULL, |h| h.mv);
     MovePicker::new(&req.root, tt_move, history, 0, Move::NULL, false)
         .map(|(mv, _)| mv)
         .filter(|mv| req.searchmoves.is_empty() || req.searchmoves.contains(mv))
-        .map(|mv| RootMove { mv, score: -INFINITY, previous_score: -INFINITY, bound: Bound::None, seldepth: 0, pv: vec![mv] })
+        .map(|mv| RootMove {
+            mv,
+            score: -INFINITY,
+            previous_score: -INFINITY,
+            bound: Bound::None,
+            seldepth: 0,
+            pv: vec![mv],
+        })
         .collect()
 }
 
@@ -792,7 +910,13 @@ fn initial_root_moves(req: &SearchRequest, tt: &TranspositionTable, history: &Hi
 /// `histories[i]` for thread i (grown as needed). Info lines go to `report`.
 /// Returns when the limits say so or `signals.stop` is set; in `infinite`
 /// or ponder mode it returns only after `stop` (or `ponderhit`).
-pub fn search(req: &SearchRequest, tt: &TranspositionTable, signals: &Signals, histories: &mut Vec<History>, report: &dyn Fn(&str)) -> SearchResult {
+pub fn search(
+    req: &SearchRequest,
+    tt: &TranspositionTable,
+    signals: &Signals,
+    histories: &mut Vec<History>,
+    report: &dyn Fn(&str),
+) -> SearchResult {
     let start = Instant::now();
     let threads = req.threads.max(1);
     while histories.len() < threads {
@@ -803,10 +927,22 @@ pub fn search(req: &SearchRequest, tt: &TranspositionTable, signals: &Signals, h
     if root_moves.is_empty() {
         wait_for_release(signals);
         let score = if req.root.in_check() { -MATE } else { 0 };
-        return SearchResult { best: Move::NULL, ponder: None, score, depth: 0, nodes: 0, pv: Vec::new() };
+        return SearchResult {
+            best: Move::NULL,
+            ponder: None,
+            score,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
     }
     tt.new_search();
-    let time = TimeManager::new(&req.limits, req.root.side_to_move().index(), req.move_overhead_ms, start);
+    let time = TimeManager::new(
+        &req.limits,
+        req.root.side_to_move().index(),
+        req.move_overhead_ms,
+        start,
+    );
 
     let result = std::thread::scope(|scope| {
         for (i, history) in helper_histories.iter_mut().take(threads - 1).enumerate() {
@@ -835,7 +971,11 @@ pub fn search(req: &SearchRequest, tt: &TranspositionTable, signals: &Signals, h
     });
     let nodes = signals.nodes.load(Ordering::Relaxed).max(result.nodes);
     let mut result = SearchResult { nodes, ..result };
-    result.ponder = result.pv.get(1).copied().or_else(|| ponder_from_tt(&req.root, result.best, tt));
+    result.ponder = result
+        .pv
+        .get(1)
+        .copied()
+        .or_else(|| ponder_from_tt(&req.root, result.best, tt));
     result
 }
 

@@ -20,7 +20,9 @@ const BAD_CAPTURE: i32 = -(1 << 28);
 fn mvv_lva(pos: &Position, mv: Move) -> i32 {
     let victim = pos.captured(mv).map_or(0, |p| value(p.kind()));
     let promo = mv.promotion().map_or(0, value);
-    let attacker = pos.piece_at(mv.from()).map_or(0, |p| p.kind().index() as i32);
+    let attacker = pos
+        .piece_at(mv.from())
+        .map_or(0, |p| p.kind().index() as i32);
     (victim + promo) * 8 - attacker
 }
 
@@ -34,7 +36,14 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// All legal moves (or only noisy ones, for quiescence out of check).
-    pub fn new(pos: &Position, tt_move: Move, history: &History, ply: usize, previous: Move, noisy_only: bool) -> MovePicker {
+    pub fn new(
+        pos: &Position,
+        tt_move: Move,
+        history: &History,
+        ply: usize,
+        previous: Move,
+        noisy_only: bool,
+    ) -> MovePicker {
         let mut list = MoveList::default();
         if noisy_only {
             generate::<MoveList, false, true>(pos, &mut list);
@@ -44,7 +53,12 @@ impl MovePicker {
         let killers = history.killers(ply);
         let counter = history.counter(pos, previous);
         let side = pos.side_to_move();
-        let mut picker = MovePicker { moves: [Move::NULL; MAX_MOVES], scores: [0; MAX_MOVES], len: list.len(), next: 0 };
+        let mut picker = MovePicker {
+            moves: [Move::NULL; MAX_MOVES],
+            scores: [0; MAX_MOVES],
+            len: list.len(),
+            next: 0,
+        };
         for (i, mv) in list.iter().enumerate() {
             picker.moves[i] = mv;
             picker.scores[i] = if mv == tt_move {

@@ -18,7 +18,9 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
         return 0 >= threshold;
     }
     let (from, to) = (mv.from(), mv.to());
-    let Some(mover) = pos.piece_at(from) else { return false };
+    let Some(mover) = pos.piece_at(from) else {
+        return false;
+    };
     let mut balance = pos.piece_at(to).map_or(0, |p| value(p.kind())) - threshold;
     if balance < 0 {
         return false;
@@ -37,12 +39,17 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
         if ours.is_empty() {
             break;
         }
-        let kind = Kind::ALL.into_iter().find(|&k| (ours & pos.pieces(k)).any()).expect("an attacker");
+        let kind = Kind::ALL
+            .into_iter()
+            .find(|&k| (ours & pos.pieces(k)).any())
+            .expect("an attacker");
         side = !side;
         balance = -balance - 1 - value(kind);
         if balance >= 0 {
             // A king may only take last: if the other side still attacks, it cannot.
-            if kind == Kind::King && (attackers & pos.colored(side) & !Bitboard::from_square(to)).any() {
+            if kind == Kind::King
+                && (attackers & pos.colored(side) & !Bitboard::from_square(to)).any()
+            {
                 side = !side;
             }
             break;

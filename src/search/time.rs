@@ -35,15 +35,27 @@ impl TimeManager {
     /// Plans the move for `us` (0 = White, 1 = Black) with `overhead_ms` kept back.
     pub fn new(limits: &Limits, us: usize, overhead_ms: u64, start: Instant) -> TimeManager {
         if limits.infinite {
-            return TimeManager { start, soft_ms: None, hard_ms: None };
+            return TimeManager {
+                start,
+                soft_ms: None,
+                hard_ms: None,
+            };
         }
         if let Some(movetime) = limits.movetime {
             // A fixed time per move is spent whole: no soft limit.
             let t = movetime.saturating_sub(overhead_ms).max(1);
-            return TimeManager { start, soft_ms: None, hard_ms: Some(t) };
+            return TimeManager {
+                start,
+                soft_ms: None,
+                hard_ms: Some(t),
+            };
         }
         let Some(clock) = limits.time[us] else {
-            return TimeManager { start, soft_ms: None, hard_ms: None };
+            return TimeManager {
+                start,
+                soft_ms: None,
+                hard_ms: None,
+            };
         };
         let inc = limits.inc[us];
         let left = clock.saturating_sub(overhead_ms).max(1) as f64;
@@ -52,7 +64,11 @@ impl TimeManager {
         let share = if mtg <= 1.0 { 0.8 } else { MAX_SHARE_OF_CLOCK };
         let hard = (ideal * 4.0).min(left * share).max(1.0);
         let soft = (ideal * 0.6).min(hard).max(1.0);
-        TimeManager { start, soft_ms: Some(soft as u64), hard_ms: Some(hard as u64) }
+        TimeManager {
+            start,
+            soft_ms: Some(soft as u64),
+            hard_ms: Some(hard as u64),
+        }
     }
 
     /// Restarts the clock (on `ponderhit` the planned time counts from then).
@@ -77,7 +93,8 @@ impl TimeManager {
     /// Past the soft limit scaled by `factor` (below 1 when the best move
     /// has been stable, above 1 when it keeps changing): no new iteration.
     pub fn soft_expired(&self, factor: f64) -> bool {
-        self.soft_ms.is_some_and(|s| self.elapsed_ms() as f64 >= s as f64 * factor)
+        self.soft_ms
+            .is_some_and(|s| self.elapsed_ms() as f64 >= s as f64 * factor)
     }
 
     pub fn is_timed(&self) -> bool {
@@ -92,17 +109,39 @@ mod tests {
     #[test]
     fn budgets_stay_within_the_clock() {
         let start = Instant::now();
-        for (clock, inc, mtg) in [(1_000, 10, None), (10_000, 0, None), (10_000, 100, None), (60_000, 0, Some(40)), (50, 0, Some(1)), (5, 0, None)] {
-            let limits = Limits { time: [Some(clock), None], inc: [inc, 0], movestogo: mtg, ..Limits::default() };
+        for (clock, inc, mtg) in [
+            (1_000, 10, None),
+            (10_000, 0, None),
+            (10_000, 100, None),
+            (60_000, 0, Some(40)),
+            (50, 0, Some(1)),
+            (5, 0, None),
+        ] {
+            let limits = Limits {
+                time: [Some(clock), None],
+                inc: [inc, 0],
+                movestogo: mtg,
+                ..Limits::default()
+            };
             let tm = TimeManager::new(&limits, 0, 10, start);
             let hard = tm.hard_ms.unwrap();
-            assert!(hard <= clock.saturating_sub(10).max(1), "{clock}+{inc}: hard {hard}");
+            assert!(
+                hard <= clock.saturating_sub(10).max(1),
+                "{clock}+{inc}: hard {hard}"
+            );
             assert!(tm.soft_ms.unwrap() <= hard);
         }
-        let movetime = Limits { movetime: Some(500), ..Limits::default() };
+        let movetime = Limits {
+            movetime: Some(500),
+            ..Limits::default()
+        };
         assert_eq!(TimeManager::new(&movetime, 0, 20, start).hard_ms, Some(480));
         assert!(!TimeManager::new(&Limits::default(), 0, 10, start).is_timed());
-        let infinite = Limits { infinite: true, time: [Some(1000), Some(1000)], ..Limits::default() };
+        let infinite = Limits {
+            infinite: true,
+            time: [Some(1000), Some(1000)],
+            ..Limits::default()
+        };
         assert!(!TimeManager::new(&infinite, 0, 10, start).is_timed());
     }
 }

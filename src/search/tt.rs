@@ -76,13 +76,19 @@ impl TranspositionTable {
         let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
         let mut clusters = Vec::new();
         clusters.resize_with(count, Cluster::default);
-        TranspositionTable { clusters, age: AtomicU64::new(0) }
+        TranspositionTable {
+            clusters,
+            age: AtomicU64::new(0),
+        }
     }
 
     /// A one-cluster table: a stand-in until the real one is needed, so that
     /// start-up touches no memory.
     pub fn placeholder() -> TranspositionTable {
-        TranspositionTable { clusters: vec![Cluster::default()], age: AtomicU64::new(0) }
+        TranspositionTable {
+            clusters: vec![Cluster::default()],
+            age: AtomicU64::new(0),
+        }
     }
 
     /// Size in MB (0 for the placeholder).
@@ -143,7 +149,11 @@ impl TranspositionTable {
                 if data != 0 && bound != Bound::Exact && depth + 4 < old.depth && old_age == age {
                     return; // a much deeper result of this search is worth more
                 }
-                let mv = if mv.is_null() && data != 0 { old.mv } else { mv };
+                let mv = if mv.is_null() && data != 0 {
+                    old.mv
+                } else {
+                    mv
+                };
                 let new = pack(mv, score, eval, depth, bound, age);
                 entry.check.store(key ^ new, Ordering::Relaxed);
                 entry.data.store(new, Ordering::Relaxed);
@@ -188,7 +198,10 @@ mod tests {
         let mv = Move::new(Square::new(12), Square::new(28), MoveKind::Normal);
         tt.store(0xDEAD_BEEF, mv, -31_000, 25, 7, Bound::Lower);
         let hit = tt.probe(0xDEAD_BEEF).unwrap();
-        assert_eq!((hit.mv, hit.score, hit.eval, hit.depth, hit.bound), (mv, -31_000, 25, 7, Bound::Lower));
+        assert_eq!(
+            (hit.mv, hit.score, hit.eval, hit.depth, hit.bound),
+            (mv, -31_000, 25, 7, Bound::Lower)
+        );
         assert!(tt.probe(0xDEAD_BEEE).is_none());
         assert!(tt.hashfull() <= 1); // one entry among a thousand sampled slots
     }

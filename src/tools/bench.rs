@@ -77,15 +77,28 @@ pub fn run(depth: i32, out: &mut impl Write) -> u64 {
     let mut total = 0;
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
-        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
         let req = SearchRequest::new(pos, limits);
         signals.reset(false, false);
         let result = search(&req, &tt, &signals, &mut histories, &|_| {});
-        let _ = writeln!(out, "position {:2} bestmove {} nodes {}", i + 1, result.best, result.nodes);
+        let _ = writeln!(
+            out,
+            "position {:2} bestmove {} nodes {}",
+            i + 1,
+            result.best,
+            result.nodes
+        );
         total += result.nodes;
     }
     let secs = start.elapsed().as_secs_f64();
-    let _ = writeln!(out, "{total} nodes {} nps", (total as f64 / secs.max(1e-9)) as u64);
+    let _ = writeln!(
+        out,
+        "{total} nodes {} nps",
+        (total as f64 / secs.max(1e-9)) as u64
+    );
     let _ = out.flush();
     total
 }

@@ -10,13 +10,22 @@ use std::time::Instant;
 pub fn run_divide(pos: &Position, depth: u32, chess960: bool, out: &mut impl Write) -> u64 {
     let start = Instant::now();
     let counts = divide(pos, depth);
-    let total: u64 = if depth == 0 { 1 } else { counts.iter().map(|(_, n)| n).sum() };
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        counts.iter().map(|(_, n)| n).sum()
+    };
     for (mv, n) in &counts {
         let _ = writeln!(out, "{}: {n}", mv.to_uci(chess960));
     }
     let secs = start.elapsed().as_secs_f64();
     let _ = writeln!(out, "\nNodes searched: {total}");
-    let _ = writeln!(out, "info string perft time {:.3} s, {:.0} nps", secs, total as f64 / secs.max(1e-9));
+    let _ = writeln!(
+        out,
+        "info string perft time {:.3} s, {:.0} nps",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
     let _ = out.flush();
     total
 }
