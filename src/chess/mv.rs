@@ -95,16 +95,6 @@ impl Move {
         }
     }
 
-    /// The promotion kind for a piece kind.
-    pub const fn promotion_kind(kind: Kind) -> MoveKind {
-        match kind {
-            Kind::Knight => MoveKind::PromoteKnight,
-            Kind::Bishop => MoveKind::PromoteBishop,
-            Kind::Rook => MoveKind::PromoteRook,
-            _ => MoveKind::PromoteQueen,
-        }
-    }
-
     /// The square the king lands on when castling (g- or c-file).
     #[inline]
     pub const fn castling_king_target(self) -> Square {

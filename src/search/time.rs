@@ -2,7 +2,7 @@
 //! scaled by how stable the best move is) and a hard limit (stop at once),
 //! both from the clock, increment, moves to go and the move overhead.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What `go` asked for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -78,10 +78,6 @@ impl TimeManager {
 
     pub fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
-    }
-
-    pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
     }
 
     /// Past the hard limit: stop now.
