@@ -81,9 +81,13 @@ fn book(args: &[String]) -> ExitCode {
 }
 
 fn perft(args: &[String]) -> ExitCode {
-    let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()) else {
-        eprintln!("usage: kiln perft <depth> [fen]");
-        return ExitCode::from(2);
+    let max = kiln::tools::perft::MAX_PERFT_DEPTH;
+    let depth = match args.first().map(|d| d.parse::<u32>()) {
+        Some(Ok(d)) if d <= max => d,
+        _ => {
+            eprintln!("usage: kiln perft <depth> [fen], with a depth from 0 to {max}");
+            return ExitCode::from(2);
+        }
     };
     let pos = if args.len() > 1 {
         match Position::from_fen(&args[1..].join(" ")) {

@@ -1,17 +1,18 @@
 //! Move-ordering memory: butterfly history for quiet moves, two killers per
 //! ply, and a counter-move per (piece, destination) of the previous move.
 
+use super::params::{
+    HISTORY_BONUS_LINEAR_FACTOR, HISTORY_BONUS_MAX, HISTORY_BONUS_QUADRATIC_FACTOR, HISTORY_MAX,
+};
 use super::MAX_PLY;
 use crate::chess::{Color, Move, Piece, Position};
-
-/// History scores stay within ±HISTORY_MAX (the "gravity" update keeps them there).
-pub const HISTORY_MAX: i32 = 16_384;
 
 /// The bonus for a move that caused (or the malus for one that failed to
 /// cause) a beta cutoff at `depth`.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + 32 * depth).min(1_600)
+    (depth * depth * HISTORY_BONUS_QUADRATIC_FACTOR + HISTORY_BONUS_LINEAR_FACTOR * depth)
+        .min(HISTORY_BONUS_MAX)
 }
 
 pub struct History {

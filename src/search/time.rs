@@ -2,7 +2,15 @@
 //! scaled by how stable the best move is) and a hard limit (stop at once),
 //! both from the clock, increment, moves to go and the move overhead.
 
+use super::params::{
+    DEFAULT_MOVES_TO_GO, HARD_LIMIT_FACTOR, INCREMENT_FACTOR, LAST_MOVE_CLOCK_SHARE,
+    MAX_CLOCK_SHARE, MAX_MOVES_TO_GO, SOFT_LIMIT_FACTOR,
+};
 use std::time::Instant;
+
+/// Time kept back on every move for the GUI and the pipe (the UCI option
+/// `Move Overhead`'s default).
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 20;
 
 /// What `go` asked for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -25,11 +33,6 @@ pub struct TimeManager {
     soft_ms: Option<u64>,
     hard_ms: Option<u64>,
 }
-
-/// With no `movestogo`, plan as if this many moves remain.
-const DEFAULT_MOVES_TO_GO: u64 = 25;
-/// Never plan to use more than this share of the remaining clock on one move.
-const MAX_SHARE_OF_CLOCK: f64 = 0.4;
 
 impl TimeManager {
     /// Plans the move for `us` (0 = White, 1 = Black) with `overhead_ms` kept back.
@@ -59,11 +62,18 @@ impl TimeManager {
         };
         let inc = limits.inc[us];
         let left = clock.saturating_sub(overhead_ms).max(1) as f64;
-        let mtg = limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50) as f64;
-        let ideal = left / mtg + inc as f64 * 0.75;
-        let share = if mtg <= 1.0 { 0.8 } else { MAX_SHARE_OF_CLOCK };
-        let hard = (ideal * 4.0).min(left * share).max(1.0);
-        let soft = (ideal * 0.6).min(hard).max(1.0);
+        let mtg = limits
+            .movestogo
+            .unwrap_or(DEFAULT_MOVES_TO_GO)
+            .clamp(1, MAX_MOVES_TO_GO) as f64;
+        let ideal = left / mtg + inc as f64 * INCREMENT_FACTOR;
+        let share = if mtg <= 1.0 {
+            LAST_MOVE_CLOCK_SHARE
+        } else {
+            MAX_CLOCK_SHARE
+        };
+        let hard = (ideal * HARD_LIMIT_FACTOR).min(left * share).max(1.0);
+        let soft = (ideal * SOFT_LIMIT_FACTOR).min(hard).max(1.0);
         TimeManager {
             start,
             soft_ms: Some(soft as u64),

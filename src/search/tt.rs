@@ -96,7 +96,10 @@ impl TranspositionTable {
         self.clusters.len() * std::mem::size_of::<Cluster>() / (1024 * 1024)
     }
 
+    /// Replaces the table with an empty one of `mb` MB, freeing the old one
+    /// first so that memory never holds both.
     pub fn resize(&mut self, mb: usize) {
+        *self = TranspositionTable::placeholder();
         *self = TranspositionTable::new(mb);
     }
 

@@ -6,6 +6,10 @@ use crate::chess::Position;
 use std::io::Write;
 use std::time::Instant;
 
+/// Deepest perft the commands accept: depth 12 from the start position is
+/// already about 6e16 nodes, and deeper recursion would only exhaust the stack.
+pub const MAX_PERFT_DEPTH: u32 = 12;
+
 /// Prints `move: count` per root move and `Nodes searched: N`; returns N.
 pub fn run_divide(pos: &Position, depth: u32, chess960: bool, out: &mut impl Write) -> u64 {
     let start = Instant::now();

@@ -1,0 +1,296 @@
+//! The tree search: a principal-variation negamax with a transposition
+//! table, selective pruning and late move reductions. Each pruning or
+//! extension is one numbered step; its constants live in `params`.
+
+use super::history::history_bonus;
+use super::movepick::{MovePicker, GOOD_NOISY_SCORE};
+use super::params::*;
+use super::score::{mated_in, score_from_tt, score_to_tt, INFINITY, MATE, MATE_BOUND};
+use super::searcher::Searcher;
+use super::see::see_ge;
+use super::tt::Bound;
+use super::MAX_PLY;
+use crate::chess::{Move, Position};
+use crate::eval::evaluate;
+
+impl Searcher<'_> {
+    /// The value of `pos` (at `ply` ≥ 1 from the root) within (`alpha`,
+    /// `beta`) searched to `depth`. `cut_node` marks nodes expected to fail high.
+    pub(super) fn negamax(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        debug_assert!(ply >= 1, "the root is searched by search_root");
+        let pv_node = beta - alpha > 1;
+        let in_check = pos.in_check();
+
+        // Step 1. Check extension: never stop a search while in check.
+        if in_check {
+            depth += 1;
+        }
+
+        // Step 2. Horizon: hand over to quiescence.
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+
+        self.nodes += 1;
+        self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_stop() {
+            return 0;
+        }
+
+        // Step 3. Draws and the ply limit.
+        if self.is_draw(pos, ply) {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { evaluate(pos) };
+        }
+
+        // Step 4. Mate-distance pruning: no line here can beat a shorter mate found already.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(-mated_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 5. Transposition table cutoff (not in PV nodes, so the PV stays whole).
+        let tt_hit = self.tt.probe(pos.key());
+        let tt_move = tt_hit.map_or(Move::NULL, |h| h.mv);
+        if let Some(hit) = tt_hit {
+            let score = score_from_tt(hit.score, ply);
+            if !pv_node
+                && hit.depth >= depth
+                && ((hit.bound == Bound::Exact)
+                    || (hit.bound == Bound::Lower && score >= beta)
+                    || (hit.bound == Bound::Upper && score <= alpha))
+            {
+                return score;
+            }
+        }
+
+        // Step 6. Static evaluation, and whether it improved on two plies ago.
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tt_hit.map_or_else(|| evaluate(pos), |h| h.eval)
+        };
+        self.frames[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
+        self.history.clear_killers(ply + 1);
+
+        if !pv_node && !in_check {
+            // Step 7. Reverse futility pruning: far above beta at low depth, trust it.
+            let margin = RFP_MARGIN * (depth - improving as i32);
+            if depth <= RFP_MAX_DEPTH && static_eval - margin >= beta && static_eval < MATE_BOUND {
+                return static_eval;
+            }
+
+            // Step 8. Null move pruning: give the opponent a free move; if we
+            // still beat beta, the real moves will too. Not without pieces
+            // (zugzwang), not twice in a row.
+            let previous_null = self.frames[ply - 1].played.is_null();
+            if depth >= NMP_MIN_DEPTH
+                && static_eval >= beta
+                && !previous_null
+                && pos.has_non_pawn_material(pos.side_to_move())
+                && beta > -MATE_BOUND
+            {
+                let r = NMP_BASE
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX_REDUCTION);
+                let mut next = *pos;
+                next.make_null_move();
+                self.frames[ply].played = Move::NULL;
+                self.keys.push(next.key());
+                self.frames[ply + 1].plies_from_null = 0;
+                let score = -self.negamax(&next, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Step 9. Internal iterative reduction: with no TT move to guide us,
+        // a shallower search here is the better bet.
+        if tt_move.is_null() && depth >= IIR_MIN_DEPTH && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        // Step 10. The move loop.
+        let previous = self.frames[ply - 1].played;
+        let picker = MovePicker::new(pos, tt_move, self.history, ply, previous, false);
+        if picker.is_empty() {
+            return if in_check { mated_in(ply) } else { 0 };
+        }
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut moves_searched = 0usize;
+        let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
+        let mut quiet_count = 0;
+        let mut skip_quiets = false;
+        let side = pos.side_to_move();
+
+        for (mv, order) in picker {
+            let is_quiet = !pos.is_noisy(mv);
+            if is_quiet && skip_quiets {
+                continue;
+            }
+
+            // Pruning only once a move has been searched (so a score exists)
+            // and never with only pawns left (zugzwang).
+            if best_score > -MATE_BOUND && pos.has_non_pawn_material(side) {
+                // Step 11. Late move pruning: at low depth, late quiet moves rarely matter.
+                let lmp_limit = (LMP_BASE + depth * depth) as usize
+                    / if improving {
+                        1
+                    } else {
+                        LMP_NOT_IMPROVING_DIVISOR as usize
+                    };
+                if is_quiet && !in_check && moves_searched >= lmp_limit && depth <= LMP_MAX_DEPTH {
+                    skip_quiets = true;
+                    continue;
+                }
+
+                // Step 12. Futility pruning: a quiet move cannot lift a hopeless eval.
+                if is_quiet
+                    && !in_check
+                    && depth <= FUTILITY_MAX_DEPTH
+                    && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                {
+                    skip_quiets = true;
+                    continue;
+                }
+
+                // Step 13. SEE pruning: moves losing material at low depth.
+                let see_margin = if is_quiet {
+                    SEE_QUIET_MARGIN * depth
+                } else {
+                    SEE_NOISY_MARGIN * depth * depth
+                };
+                if depth <= SEE_MAX_DEPTH
+                    && order < GOOD_NOISY_SCORE
+                    && !see_ge(pos, mv, see_margin)
+                {
+                    continue;
+                }
+            }
+
+            let mut next = *pos;
+            next.make_move(mv);
+            self.frames[ply].played = mv;
+            self.frames[ply + 1].plies_from_null = self.frames[ply].plies_from_null + 1;
+            self.keys.push(next.key());
+            moves_searched += 1;
+            if is_quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = mv;
+                quiet_count += 1;
+            }
+
+            // Step 14. Principal variation search with late move reductions:
+            // late quiet moves get a reduced null-window search first.
+            let new_depth = depth - 1;
+            let mut score;
+            if moves_searched == 1 {
+                score = -self.negamax(&next, -beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                let mut reduction = 0;
+                if depth >= LMR_MIN_DEPTH && moves_searched > 1 + pv_node as usize && is_quiet {
+                    reduction = lmr_reduction(depth, moves_searched);
+                    reduction += cut_node as i32;
+                    reduction -= pv_node as i32;
+                    reduction += !improving as i32;
+                    reduction -= next.in_check() as i32;
+                    reduction -= (self.history.quiet_score(side, mv) / LMR_HISTORY_DIVISOR)
+                        .clamp(-LMR_HISTORY_MAX_ADJUSTMENT, LMR_HISTORY_MAX_ADJUSTMENT);
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(
+                    &next,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    true,
+                );
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(&next, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if score > alpha && pv_node {
+                    score = -self.negamax(&next, -beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // The first move is never pruned (pruning needs a score), so the
+        // loop always searched something.
+        debug_assert!(moves_searched > 0);
+
+        // Step 15. Ordering memory: reward the quiet move that cut, punish the
+        // quiet moves tried before it.
+        if best_score >= beta && !pos.is_noisy(best_move) {
+            let bonus = history_bonus(depth);
+            self.history.update_quiet(side, best_move, bonus);
+            for &tried in &quiets_tried[..quiet_count] {
+                if tried != best_move {
+                    self.history.update_quiet(side, tried, -bonus);
+                }
+            }
+            self.history.add_killer(ply, best_move);
+            self.history.set_counter(pos, previous, best_move);
+        }
+
+        // Step 16. Store the result.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            pos.key(),
+            best_move,
+            score_to_tt(best_score, ply),
+            static_eval.max(-INFINITY + 1).clamp(-MATE, MATE),
+            depth,
+            bound,
+        );
+        best_score
+    }
+}
+
+/// Provisional: replaced by the generated table (src/tables/lmr.rs).
+#[inline]
+fn lmr_reduction(depth: i32, moves: usize) -> i32 {
+    (0.8 + (depth.max(1) as f32).ln() * (moves.max(1) as f32).ln() / 2.3) as i32
+}

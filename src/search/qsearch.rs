@@ -1,0 +1,114 @@
+//! Quiescence search: captures and promotions until the position is quiet
+//! (every evasion when in check), so the evaluation is never taken in the
+//! middle of an exchange.
+
+use super::movepick::{MovePicker, GOOD_NOISY_SCORE};
+use super::score::{mated_in, score_from_tt, score_to_tt, INFINITY};
+use super::searcher::Searcher;
+use super::see::see_ge;
+use super::tt::Bound;
+use super::MAX_PLY;
+use crate::chess::{Move, Position};
+use crate::eval::evaluate;
+
+impl Searcher<'_> {
+    /// The quiescence value of `pos` within (`alpha`, `beta`).
+    pub(super) fn quiescence(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_stop() {
+            return 0;
+        }
+        if self.is_draw(pos, ply) {
+            return 0;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { evaluate(pos) };
+        }
+
+        // Step 1. Transposition table: any stored bound that decides the node.
+        let tt_hit = self.tt.probe(pos.key());
+        if let Some(hit) = tt_hit {
+            let score = score_from_tt(hit.score, ply);
+            if (hit.bound == Bound::Exact)
+                || (hit.bound == Bound::Lower && score >= beta)
+                || (hit.bound == Bound::Upper && score <= alpha)
+            {
+                return score;
+            }
+        }
+
+        // Step 2. Stand pat: out of check the side to move may decline every capture.
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tt_hit.map_or_else(|| evaluate(pos), |h| h.eval)
+        };
+        let mut best = static_eval;
+        if !in_check {
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        // Step 3. The noisy moves (all moves in check), best first.
+        let tt_move = tt_hit.map_or(Move::NULL, |h| h.mv);
+        let picker = MovePicker::new(pos, tt_move, self.history, ply, Move::NULL, !in_check);
+        let mut best_move = Move::NULL;
+        let mut moves = 0;
+        for (mv, order) in picker {
+            // Step 4. SEE pruning: losing captures cannot raise a quiet position's score.
+            if !in_check && order < GOOD_NOISY_SCORE && !see_ge(pos, mv, 0) {
+                continue;
+            }
+            moves += 1;
+            let mut next = *pos;
+            next.make_move(mv);
+            self.keys.push(next.key());
+            self.frames[ply + 1].plies_from_null = self.frames[ply].plies_from_null + 1;
+            let score = -self.quiescence(&next, -beta, -alpha, ply + 1);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = mv;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Step 5. Checkmate, or store the result.
+        if in_check && moves == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            pos.key(),
+            best_move,
+            score_to_tt(best, ply),
+            if in_check { 0 } else { static_eval },
+            0,
+            bound,
+        );
+        best
+    }
+}

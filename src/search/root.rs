@@ -1,0 +1,287 @@
+//! The root: iterative deepening with aspiration windows, MultiPV lines, the
+//! limits checked between iterations, and the progress reports.
+
+use super::history::History;
+use super::movepick::MovePicker;
+use super::params::*;
+use super::score::{mate_in_moves, INFINITY, MATE_BOUND};
+use super::searcher::Searcher;
+use super::threads::SearchRequest;
+use super::tt::{Bound, TranspositionTable};
+use super::MAX_DEPTH;
+use crate::chess::{Move, Position};
+use crate::eval::evaluate;
+use std::sync::atomic::Ordering;
+
+/// One root move with what the last iterations said about it.
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    pub mv: Move,
+    /// The score of the current iteration (`-INFINITY` when not yet known).
+    pub score: i32,
+    pub previous_score: i32,
+    pub bound: Bound,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+/// One line of search progress. `uci` turns it into an `info` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    pub depth: i32,
+    pub seldepth: usize,
+    /// 1 for the best line.
+    pub multipv: usize,
+    pub score: i32,
+    /// `Lower`/`Upper` when an aspiration window failed; `Exact` otherwise.
+    pub bound: Bound,
+    /// All threads' nodes so far.
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// Permille of the transposition table in use by this search.
+    pub hashfull: u32,
+    /// Legal from the root (checked move by move).
+    pub pv: Vec<Move>,
+}
+
+/// The legal root moves, filtered by `searchmoves`, in a first guess order.
+pub(super) fn initial_root_moves(
+    req: &SearchRequest,
+    tt: &TranspositionTable,
+    history: &History,
+) -> Vec<RootMove> {
+    let tt_move = tt.probe(req.root.key()).map_or(Move::NULL, |h| h.mv);
+    MovePicker::new(&req.root, tt_move, history, 0, Move::NULL, false)
+        .map(|(mv, _)| mv)
+        .filter(|mv| req.searchmoves.is_empty() || req.searchmoves.contains(mv))
+        .map(|mv| RootMove {
+            mv,
+            score: -INFINITY,
+            previous_score: -INFINITY,
+            bound: Bound::None,
+            seldepth: 0,
+            pv: vec![mv],
+        })
+        .collect()
+}
+
+/// The longest prefix of `pv` that is legal from `root` (a guard against
+/// hash collisions ever reaching the GUI).
+pub fn legal_prefix(root: &Position, pv: &[Move]) -> Vec<Move> {
+    let mut pos = *root;
+    let mut out = Vec::new();
+    for &mv in pv {
+        if !pos.is_legal(mv) {
+            break;
+        }
+        pos.make_move(mv);
+        out.push(mv);
+    }
+    out
+}
+
+impl Searcher<'_> {
+    /// Searches the root moves from `first` on (earlier ones are the
+    /// MultiPV lines already chosen), updating their scores and order.
+    fn search_root(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        first: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        self.frames[0].static_eval = if pos.in_check() {
+            -INFINITY
+        } else {
+            evaluate(pos)
+        };
+        let mut best = -INFINITY;
+        for i in first..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let mut next = *pos;
+            next.make_move(mv);
+            self.frames[0].played = mv;
+            self.frames[1].plies_from_null = self.frames[0].plies_from_null + 1;
+            self.keys.push(next.key());
+            self.seldepth = 0;
+            let mut score;
+            if i == first {
+                score = -self.negamax(&next, -beta, -alpha, depth - 1, 1, false);
+            } else {
+                score = -self.negamax(&next, -alpha - 1, -alpha, depth - 1, 1, true);
+                if score > alpha && score < beta {
+                    score = -self.negamax(&next, -beta, -alpha, depth - 1, 1, false);
+                }
+            }
+            self.keys.pop();
+            if self.stopped {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == first || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.bound = if score >= beta {
+                    Bound::Lower
+                } else if score <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+                rm.pv = vec![mv];
+                rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+            } else {
+                rm.score = -INFINITY;
+            }
+            best = best.max(score);
+            // A move that beat alpha is the new best: it goes to the front of
+            // the lines still open. (A null-window score at or below alpha is
+            // only a bound and never promotes a move.)
+            if i != first && score > alpha {
+                let moved = self.root_moves.remove(i);
+                self.root_moves.insert(first, moved);
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Iterative deepening with aspiration windows, MultiPV lines, and the
+    /// time and depth limits. Reports through `report` (main thread only).
+    pub(super) fn iterate(
+        &mut self,
+        req: &SearchRequest,
+        report: &dyn Fn(&SearchInfo),
+        thread_index: usize,
+    ) {
+        let max_depth = req.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let multipv = req.multipv.clamp(1, self.root_moves.len().max(1));
+        let mut stability = 0;
+        let mut last_best = Move::NULL;
+        // Helper threads start at staggered depths so they explore differently.
+        let start_depth = 1 + (thread_index % HELPER_DEPTH_STAGGER) as i32;
+        for depth in start_depth..=max_depth {
+            for rm in &mut self.root_moves {
+                rm.previous_score = rm.score;
+            }
+            for pv_index in 0..multipv {
+                self.aspiration_search(req, depth, pv_index, report);
+                if self.stopped {
+                    break;
+                }
+                // The lines chosen so far, best first (a later line can come
+                // out above an earlier one whose search failed low on it);
+                // the rest in score order for the next line.
+                self.root_moves[..=pv_index].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[pv_index + 1..].sort_by(|a, b| b.score.cmp(&a.score));
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            if !self.is_main {
+                continue;
+            }
+            for pv_index in 0..multipv {
+                self.report_line(req, depth, pv_index, report);
+            }
+            let best = self.root_moves[0].mv;
+            stability = if best == last_best { stability + 1 } else { 0 };
+            last_best = best;
+            if self.iteration_ends_search(req, depth, stability) {
+                break;
+            }
+        }
+    }
+
+    /// Searches MultiPV line `pv_index` at `depth` with a window around its
+    /// last score, widening it on each fail.
+    fn aspiration_search(
+        &mut self,
+        req: &SearchRequest,
+        depth: i32,
+        pv_index: usize,
+        report: &dyn Fn(&SearchInfo),
+    ) {
+        let previous = self.root_moves[pv_index].previous_score;
+        let mut delta = ASPIRATION_MARGIN;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND
+        {
+            (
+                (previous - delta).max(-INFINITY),
+                (previous + delta).min(INFINITY),
+            )
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search_root(&req.root, depth, alpha, beta, pv_index);
+            if self.stopped {
+                break;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                break;
+            }
+            delta += delta / ASPIRATION_GROWTH_DIVISOR;
+            if self.is_main && self.time.elapsed_ms() > ASPIRATION_REPORT_AFTER_MS {
+                self.report_line(req, depth, pv_index, report);
+            }
+        }
+    }
+
+    /// The limits checked after a completed iteration (main thread).
+    fn iteration_ends_search(&mut self, req: &SearchRequest, depth: i32, stability: usize) -> bool {
+        if let Some(mate) = req.limits.mate {
+            let found = mate_in_moves(self.root_moves[0].score);
+            if found.is_some_and(|moves| moves > 0 && moves <= mate) {
+                return true;
+            }
+        }
+        if self.root_moves.len() == 1 && self.time.is_timed() && depth >= FORCED_MOVE_DEPTH {
+            return true; // a forced move: don't spend the clock on it
+        }
+        if self.clock_running() {
+            let factor = STABILITY_FACTORS[stability.min(STABILITY_FACTORS.len() - 1)];
+            if self.time.soft_expired(factor) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn report_line(
+        &self,
+        req: &SearchRequest,
+        depth: i32,
+        pv_index: usize,
+        report: &dyn Fn(&SearchInfo),
+    ) {
+        let rm = &self.root_moves[pv_index];
+        if rm.score == -INFINITY {
+            return;
+        }
+        report(&SearchInfo {
+            depth,
+            seldepth: rm.seldepth.max(depth as usize),
+            multipv: pv_index + 1,
+            score: rm.score,
+            bound: rm.bound,
+            nodes: self.signals.nodes.load(Ordering::Relaxed).max(self.nodes),
+            time_ms: self.time.elapsed_ms(),
+            hashfull: self.tt.hashfull(),
+            pv: legal_prefix(&req.root, &rm.pv),
+        });
+    }
+}

@@ -1,0 +1,193 @@
+//! One search thread's state, and the bookkeeping the tree search shares
+//! between its node types: stop conditions, draw detection, the PV table.
+
+use super::history::History;
+use super::root::RootMove;
+use super::threads::{SearchRequest, Signals};
+use super::time::{Limits, TimeManager};
+use super::tt::TranspositionTable;
+use super::MAX_PLY;
+use crate::chess::{Move, Position};
+use crate::eval::insufficient_material;
+use std::sync::atomic::Ordering;
+
+/// Nodes a thread counts locally before adding them to the shared total
+/// (and, on the main thread, before looking at the clock).
+const NODE_BATCH: u64 = 1024;
+
+/// Per-ply search state.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Frame {
+    pub static_eval: i32,
+    /// The move played from this ply (`Move::NULL` for a null move).
+    pub played: Move,
+    /// Plies since the last null move or the root's last irreversible move.
+    pub plies_from_null: usize,
+}
+
+/// One thread's search.
+pub(super) struct Searcher<'a> {
+    pub tt: &'a TranspositionTable,
+    pub signals: &'a Signals,
+    pub history: &'a mut History,
+    pub limits: &'a Limits,
+    pub time: TimeManager,
+    pub is_main: bool,
+    /// Several threads share a node limit: count every node in the shared
+    /// total at once, so the limit holds for the sum.
+    pub shared_node_limit: bool,
+    /// Game keys then the current search path; the root is at `root_index`.
+    pub keys: Vec<u64>,
+    pub root_index: usize,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    pub frames: Vec<Frame>,
+    pub pv: Vec<[Move; MAX_PLY + 1]>,
+    pub pv_len: [usize; MAX_PLY + 2],
+    pub root_moves: Vec<RootMove>,
+    pub completed_depth: i32,
+    /// The clock was restarted at `ponderhit`.
+    pub ponder_clock_restarted: bool,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        req: &'a SearchRequest,
+        tt: &'a TranspositionTable,
+        signals: &'a Signals,
+        history: &'a mut History,
+        time: TimeManager,
+        is_main: bool,
+    ) -> Self {
+        let mut keys = req.game_keys.clone();
+        let root_index = keys.len();
+        keys.push(req.root.key());
+        Searcher {
+            tt,
+            signals,
+            history,
+            limits: &req.limits,
+            time,
+            is_main,
+            shared_node_limit: req.limits.nodes.is_some() && req.threads > 1,
+            keys,
+            root_index,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            frames: vec![
+                Frame {
+                    plies_from_null: req.root.halfmove_clock() as usize,
+                    ..Frame::default()
+                };
+                MAX_PLY + 4
+            ],
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 2],
+            root_moves: Vec::new(),
+            completed_depth: 0,
+            ponder_clock_restarted: false,
+        }
+    }
+
+    /// Polls the stop conditions: the shared flag always; the node limit
+    /// (per thread alone, or over all threads' total); the clock on the main
+    /// thread.
+    #[inline]
+    pub fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        // Limits end this search locally; the shared flag belongs to
+        // `stop`/`quit`, so an infinite or ponder search still waits for it.
+        if self.shared_node_limit {
+            let total = self.signals.nodes.fetch_add(1, Ordering::Relaxed) + 1;
+            if self.limits.nodes.is_some_and(|limit| total >= limit) {
+                self.stopped = true;
+            }
+        } else {
+            if self.is_main && self.limits.nodes.is_some_and(|limit| self.nodes >= limit) {
+                self.stopped = true;
+            }
+            if self.nodes % NODE_BATCH == 0 {
+                self.signals.nodes.fetch_add(NODE_BATCH, Ordering::Relaxed);
+            }
+        }
+        if self.is_main
+            && self.nodes % NODE_BATCH == 0
+            && self.clock_running()
+            && self.time.hard_expired()
+        {
+            self.stopped = true;
+        }
+        if self.signals.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// False while pondering; after `ponderhit` the planned time counts
+    /// from the moment it arrived.
+    pub fn clock_running(&mut self) -> bool {
+        if self.signals.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        if !self.ponder_clock_restarted {
+            self.ponder_clock_restarted = true;
+            if let Some(at) = *self
+                .signals
+                .ponderhit_at
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+            {
+                self.time.restart(at);
+            }
+        }
+        true
+    }
+
+    /// Repetition (in the tree, or threefold with the game), fifty-move
+    /// rule and dead material.
+    pub fn is_draw(&self, pos: &Position, ply: usize) -> bool {
+        if pos.halfmove_clock() >= 100 {
+            // Checkmate on the hundredth half-move still counts as mate.
+            return !pos.in_check() || crate::chess::movegen::has_legal_move(pos);
+        }
+        if insufficient_material(pos) {
+            return true;
+        }
+        let current = self.keys.len() - 1;
+        let window = (pos.halfmove_clock() as usize).min(self.frames[ply].plies_from_null);
+        let mut seen_before_root = 0;
+        let mut back = 4;
+        while back <= window && back <= current {
+            let index = current - back;
+            if self.keys[index] == pos.key() {
+                if index >= self.root_index {
+                    return true;
+                }
+                seen_before_root += 1;
+                if seen_before_root >= 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// The PV at `ply` becomes `mv` followed by the child's PV.
+    pub fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][0] = mv;
+        let child_len = if ply < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        for i in 0..child_len.min(MAX_PLY - 1) {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = (child_len + 1).min(MAX_PLY);
+    }
+}

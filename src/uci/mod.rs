@@ -1,0 +1,527 @@
+//! The UCI protocol: the only place that reads stdin. Searches run on a
+//! worker thread, so `stop`, `isready` and `quit` are answered while one runs.
+//!
+//! Bad input never stops the engine: it is answered with
+//! `info string error: ...` and the state stays as it was. In particular a
+//! `position` command with a malformed FEN or an illegal move leaves the
+//! position **unchanged** (the whole command is rejected).
+//!
+//! - `options`: the option table (listing, defaults, parsing);
+//! - `parse`: the pure parsers of `position` and `go`;
+//! - `error`: what can be rejected, as `UciError`;
+//! - `output`: `info` lines, scores and error lines.
+
+pub mod error;
+pub mod options;
+pub mod output;
+pub mod parse;
+
+use crate::book::Book;
+use crate::chess::{Move, Position};
+use crate::eval;
+use crate::search::history::History;
+use crate::search::tt::TranspositionTable;
+use crate::search::{search, SearchRequest, SearchResult, Signals};
+use crate::tools::perft::MAX_PERFT_DEPTH;
+pub use error::UciError;
+use options::{OptionValue, Options};
+use output::{format_error, format_info, format_score};
+use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// With a clock given for the opponent only, search this long (ms).
+const NO_CLOCK_MOVETIME_MS: u64 = 1_000;
+/// Deepest `bench` a command may ask for.
+const MAX_BENCH_DEPTH: u32 = 64;
+
+/// What the worker thread hands back when its search ends.
+type WorkerResult = (Vec<History>, SearchResult);
+
+/// A search running (or just finished) on its own thread.
+struct Worker {
+    handle: JoinHandle<WorkerResult>,
+    /// Set before `bestmove` is printed: from then on the search is over for
+    /// the GUI, and the next command waits for the thread instead of
+    /// treating the search as running.
+    answered: Arc<AtomicBool>,
+}
+
+/// The engine as the protocol sees it.
+pub struct Engine {
+    position: Position,
+    /// Keys of the positions before `position` in the game, oldest first.
+    game_keys: Vec<u64>,
+    position_set: bool,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    histories: Vec<History>,
+    signals: Arc<Signals>,
+    worker: Option<Worker>,
+    book: Book,
+    rng: u64,
+}
+
+fn say(line: &str) {
+    println!("{line}");
+}
+
+/// The one place errors are printed.
+fn report(error: &UciError) {
+    say(&format_error(error));
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0x9E37_79B9, |d| d.as_nanos() as u64);
+        Engine {
+            position: Position::startpos(),
+            game_keys: Vec::new(),
+            position_set: false,
+            options: Options::default(),
+            // Allocated at the first isready/go (see `ensure_hash`): `uci` is
+            // answered before any memory is touched.
+            tt: Arc::new(TranspositionTable::placeholder()),
+            histories: vec![History::default()],
+            signals: Arc::new(Signals::default()),
+            worker: None,
+            book: Book::embedded(),
+            rng: seed | 1,
+        }
+    }
+
+    /// Reads commands from stdin until `quit` or end of input.
+    pub fn run(&mut self) {
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        let mut buffer = Vec::new();
+        loop {
+            buffer.clear();
+            // Bytes, not `lines()`: a line that is not UTF-8 (a GUI in a
+            // legacy code page) is read lossily instead of ending the session.
+            match input.read_until(b'\n', &mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&buffer);
+            if !self.handle(&line) {
+                break;
+            }
+        }
+        self.stop_search();
+    }
+
+    /// Handles one line; returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some(&command) = tokens.first() else {
+            return true;
+        };
+        let args = &tokens[1..];
+        // A search that has answered is over: collect its thread before
+        // anything else touches its data.
+        if self
+            .worker
+            .as_ref()
+            .is_some_and(|w| w.answered.load(Ordering::SeqCst))
+        {
+            self.join_worker();
+        }
+        let outcome = match command {
+            "uci" => {
+                self.cmd_uci();
+                Ok(())
+            }
+            "isready" => {
+                self.ensure_hash();
+                say("readyok");
+                Ok(())
+            }
+            "ucinewgame" => {
+                self.cmd_ucinewgame();
+                Ok(())
+            }
+            "setoption" => self.cmd_setoption(args),
+            "position" => self.cmd_position(args),
+            "go" => self.cmd_go(args),
+            "stop" => {
+                self.stop_search();
+                Ok(())
+            }
+            "ponderhit" => {
+                self.signals.ponderhit();
+                Ok(())
+            }
+            "quit" => return false,
+            "d" => {
+                self.cmd_display();
+                Ok(())
+            }
+            "eval" => {
+                self.cmd_eval();
+                Ok(())
+            }
+            "bench" => self.cmd_bench(args),
+            "perft" => self.cmd_perft(args),
+            _ => Err(UciError::UnknownCommand(line.trim().to_string())),
+        };
+        if let Err(error) = outcome {
+            report(&error);
+        }
+        true
+    }
+
+    /// Makes the table the size the `Hash` option asks for (never mid-search).
+    fn ensure_hash(&mut self) {
+        if self.tt.size_mb() != self.options.hash_mb && !self.searching() {
+            self.join_worker();
+            match Arc::get_mut(&mut self.tt) {
+                Some(tt) => tt.resize(self.options.hash_mb),
+                None => {
+                    // Free the old table before the new one is allocated.
+                    self.tt = Arc::new(TranspositionTable::placeholder());
+                    self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+                }
+            }
+        }
+    }
+
+    /// A search is running and has not yet answered.
+    fn searching(&self) -> bool {
+        self.worker
+            .as_ref()
+            .is_some_and(|w| !w.answered.load(Ordering::SeqCst))
+    }
+
+    /// Stops any running search and waits for its `bestmove`.
+    fn stop_search(&mut self) {
+        self.signals.stop.store(true, Ordering::SeqCst);
+        self.join_worker();
+    }
+
+    fn join_worker(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            match worker.handle.join() {
+                Ok((histories, _)) => self.histories = histories,
+                Err(_) => {
+                    report(&UciError::SearchFailed);
+                    self.histories = vec![History::default()];
+                }
+            }
+        }
+    }
+
+    fn cmd_uci(&self) {
+        say(&format!("id name Kiln {}", env!("CARGO_PKG_VERSION")));
+        say("id author the Kiln developers");
+        for spec in options::OPTIONS {
+            say(&spec.uci_line());
+        }
+        say("uciok");
+    }
+
+    fn cmd_ucinewgame(&mut self) {
+        self.stop_search();
+        if let Some(tt) = Arc::get_mut(&mut self.tt) {
+            tt.clear();
+        }
+        for h in &mut self.histories {
+            h.clear();
+        }
+        self.position = Position::startpos();
+        self.game_keys.clear();
+    }
+
+    fn cmd_setoption(&mut self, args: &[&str]) -> Result<(), UciError> {
+        let (spec, value) = options::parse_setoption(args)?;
+        let changes_table = matches!(spec.name, "Hash" | "Clear Hash" | "Threads");
+        if changes_table && self.searching() {
+            return Err(UciError::OptionDuringSearch(spec.name));
+        }
+        match (spec.name, &value) {
+            ("Hash", OptionValue::Spin(mb)) => {
+                if let Some(available_mb) = available_memory_mb() {
+                    if *mb as u64 > available_mb * 9 / 10 {
+                        return Err(UciError::HashTooLarge {
+                            mb: *mb,
+                            available_mb,
+                        });
+                    }
+                }
+                self.options.set(spec, &value);
+                self.ensure_hash();
+            }
+            ("Clear Hash", _) => {
+                self.join_worker();
+                if let Some(tt) = Arc::get_mut(&mut self.tt) {
+                    tt.clear();
+                }
+            }
+            ("BookFile", OptionValue::Text(path)) => {
+                if path.is_empty() {
+                    self.book = Book::embedded();
+                    say("info string using the embedded book");
+                } else {
+                    let book = Book::from_file(path).map_err(|e| UciError::Book(e.to_string()))?;
+                    say(&format!(
+                        "info string loaded book '{}' with {} entries",
+                        error::echo(path),
+                        book.len()
+                    ));
+                    self.book = book;
+                }
+                self.options.set(spec, &value);
+            }
+            _ => self.options.set(spec, &value),
+        }
+        Ok(())
+    }
+
+    fn cmd_position(&mut self, args: &[&str]) -> Result<(), UciError> {
+        let (position, keys) = parse::parse_position(args, self.options.chess960)?;
+        if !self.options.chess960 && position.castling_is_chess960() {
+            say("info string warning: this position has Chess960 castling rights; set UCI_Chess960 to true, or castling moves are written as the king's move (e.g. d1g1)");
+        }
+        self.position = position;
+        self.game_keys = keys;
+        self.position_set = true;
+        Ok(())
+    }
+
+    fn next_random(&mut self) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
+    }
+
+    fn cmd_go(&mut self, args: &[&str]) -> Result<(), UciError> {
+        if self.searching() {
+            say("info string a search is already running; stopping it first");
+            self.stop_search();
+        }
+        self.join_worker();
+        self.ensure_hash();
+        if args.first() == Some(&"perft") {
+            return self.cmd_perft(&args[1..]);
+        }
+        if !self.position_set {
+            say("info string go before position; searching the start position");
+        }
+        let (go, errors) = parse::parse_go(args, &self.position, self.options.chess960);
+        for error in &errors {
+            report(error);
+        }
+        let mut limits = go.limits;
+
+        // A clock for the opponent only: a short fixed-time search, not an endless one.
+        let us = self.position.side_to_move().index();
+        let given_limit = limits.movetime.is_some()
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.mate.is_some()
+            || limits.infinite;
+        if limits.time[us].is_none() && limits.time[1 - us].is_some() && !given_limit {
+            say(&format!(
+                "info string no clock for the side to move; searching {NO_CLOCK_MOVETIME_MS} ms"
+            ));
+            limits.movetime = Some(NO_CLOCK_MOVETIME_MS);
+        }
+
+        // The book answers at once, except for analysis and infinite/ponder searches.
+        let analysis = limits.infinite
+            || limits.ponder
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.mate.is_some();
+        if self.options.own_book
+            && !analysis
+            && go.searchmoves.is_empty()
+            && self.position.game_ply() < self.options.book_depth
+        {
+            let roll = self.next_random();
+            if let Some(mv) = self.book.choose(&self.position, roll) {
+                let text = mv.to_uci(self.options.chess960);
+                say(&format!("info string book move {text}"));
+                say(&format!("bestmove {text}"));
+                return Ok(());
+            }
+        }
+
+        let req = SearchRequest {
+            root: self.position,
+            game_keys: self.game_keys.clone(),
+            limits: limits.clone(),
+            searchmoves: go.searchmoves,
+            multipv: self.options.multipv,
+            threads: self.options.threads,
+            move_overhead_ms: self.options.move_overhead_ms,
+            chess960: self.options.chess960,
+        };
+        self.signals.reset(limits.ponder, limits.infinite);
+        let tt = Arc::clone(&self.tt);
+        let signals = Arc::clone(&self.signals);
+        let answered = Arc::new(AtomicBool::new(false));
+        let answered_by_worker = Arc::clone(&answered);
+        let mut histories = std::mem::take(&mut self.histories);
+        let handle = std::thread::spawn(move || {
+            let chess960 = req.chess960;
+            let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                search(&req, &tt, &signals, &mut histories, &|info| {
+                    say(&format_info(info, chess960))
+                })
+            }));
+            let result = searched.unwrap_or_else(|_| {
+                // Never leave the GUI without an answer: any legal move.
+                report(&UciError::SearchFailed);
+                histories = vec![History::default()];
+                let best = crate::chess::legal_moves(&req.root)
+                    .iter()
+                    .next()
+                    .unwrap_or(Move::NULL);
+                SearchResult {
+                    best,
+                    ponder: None,
+                    score: 0,
+                    depth: 0,
+                    nodes: 0,
+                    pv: vec![best],
+                }
+            });
+            answered_by_worker.store(true, Ordering::SeqCst);
+            say(&bestmove_lines(&result, chess960));
+            (histories, result)
+        });
+        self.worker = Some(Worker { handle, answered });
+        Ok(())
+    }
+
+    fn cmd_display(&self) {
+        let pos = &self.position;
+        let mut board = String::from("\n +---+---+---+---+---+---+---+---+\n");
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let c = pos
+                    .piece_at(crate::chess::Square::from_file_rank(file, rank))
+                    .map_or(' ', |p| p.to_char());
+                board.push_str(&format!(" | {c}"));
+            }
+            board.push_str(&format!(
+                " | {}\n +---+---+---+---+---+---+---+---+\n",
+                rank + 1
+            ));
+        }
+        board.push_str("   a   b   c   d   e   f   g   h\n");
+        say(&board);
+        say(&format!("Fen: {}", pos.to_fen()));
+        say(&format!("Key: {:016X}", pos.key()));
+        let checkers: Vec<String> = pos.checkers().map(|s| s.to_string()).collect();
+        say(&format!("Checkers: {}", checkers.join(" ")));
+    }
+
+    fn cmd_eval(&self) {
+        let b = eval::breakdown(&self.position);
+        say("     term    |   mg    eg  (White's view)");
+        for (name, packed) in [
+            ("material+pst", b.psqt),
+            ("pawns", b.pawns),
+            ("pieces", b.pieces),
+            ("king", b.king),
+        ] {
+            say(&format!(
+                "{name:>12} | {:5} {:5}",
+                eval::mg(packed),
+                eval::eg(packed)
+            ));
+        }
+        say(&format!("phase {}/24", b.phase));
+        say(&format!("Final evaluation: {} (side to move)", b.total));
+    }
+
+    fn cmd_bench(&mut self, args: &[&str]) -> Result<(), UciError> {
+        self.stop_search();
+        let depth = match args.first() {
+            None => crate::tools::bench::DEFAULT_BENCH_DEPTH,
+            Some(d) => parse::parse_depth("bench", Some(d), 1, MAX_BENCH_DEPTH)? as i32,
+        };
+        crate::tools::bench::run(depth, &mut std::io::stdout());
+        Ok(())
+    }
+
+    fn cmd_perft(&mut self, args: &[&str]) -> Result<(), UciError> {
+        self.stop_search();
+        let depth = parse::parse_depth("perft", args.first().copied(), 0, MAX_PERFT_DEPTH)?;
+        crate::tools::perft::run_divide(
+            &self.position,
+            depth,
+            self.options.chess960,
+            &mut std::io::stdout(),
+        );
+        Ok(())
+    }
+}
+
+/// `bestmove` (and `ponder`), preceded, when the root has no legal move, by
+/// the `info` line GUIs expect: `score mate 0` for checkmate, `cp 0` for
+/// stalemate.
+fn bestmove_lines(result: &SearchResult, chess960: bool) -> String {
+    if result.best.is_null() {
+        return format!(
+            "info depth {} score {}\nbestmove 0000",
+            result.depth,
+            format_score(result.score)
+        );
+    }
+    match result.ponder {
+        Some(p) => format!(
+            "bestmove {} ponder {}",
+            result.best.to_uci(chess960),
+            p.to_uci(chess960)
+        ),
+        None => format!("bestmove {}", result.best.to_uci(chess960)),
+    }
+}
+
+/// Free memory in MB (Linux `MemAvailable`), if the system says.
+fn available_memory_mb() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+
+    #[test]
+    fn no_legal_move_is_announced_before_0000() {
+        let mated = SearchResult {
+            best: Move::NULL,
+            ponder: None,
+            score: -MATE,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+        assert_eq!(
+            bestmove_lines(&mated, false),
+            "info depth 0 score mate 0\nbestmove 0000"
+        );
+        let stalemate = SearchResult { score: 0, ..mated };
+        assert_eq!(
+            bestmove_lines(&stalemate, false),
+            "info depth 0 score cp 0\nbestmove 0000"
+        );
+    }
+}

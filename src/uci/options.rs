@@ -1,0 +1,383 @@
+//! The UCI options, declared once in `OPTIONS`: the `uci` listing, the
+//! defaults and the `setoption` parsing are all driven by that table.
+
+use super::error::UciError;
+use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
+
+/// The type of an option, with its default and range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Button,
+    /// A text option; the empty default is listed as `<empty>`.
+    Text {
+        default: &'static str,
+    },
+}
+
+/// One option as `uci` lists it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+}
+
+/// A parsed `setoption` value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    Spin(i64),
+    Check(bool),
+    Button,
+    Text(String),
+}
+
+/// Every option Kiln has.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "Hash",
+        kind: OptionKind::Spin {
+            default: 16,
+            min: 1,
+            max: 65_536,
+        },
+    },
+    OptionSpec {
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 1_024,
+        },
+    },
+    OptionSpec {
+        name: "Move Overhead",
+        kind: OptionKind::Spin {
+            default: DEFAULT_MOVE_OVERHEAD_MS as i64,
+            min: 0,
+            max: 5_000,
+        },
+    },
+    OptionSpec {
+        name: "Clear Hash",
+        kind: OptionKind::Button,
+    },
+    OptionSpec {
+        name: "Ponder",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: "MultiPV",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    },
+    OptionSpec {
+        name: "UCI_Chess960",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: "OwnBook",
+        kind: OptionKind::Check { default: true },
+    },
+    OptionSpec {
+        name: "BookDepth",
+        kind: OptionKind::Spin {
+            default: 24,
+            min: 0,
+            max: 200,
+        },
+    },
+    OptionSpec {
+        name: "BookFile",
+        kind: OptionKind::Text { default: "" },
+    },
+];
+
+impl OptionSpec {
+    /// The option's `uci` line.
+    pub fn uci_line(&self) -> String {
+        let name = self.name;
+        match self.kind {
+            OptionKind::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            OptionKind::Check { default } => {
+                format!("option name {name} type check default {default}")
+            }
+            OptionKind::Button => format!("option name {name} type button"),
+            OptionKind::Text { default } => {
+                let shown = if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                };
+                format!("option name {name} type string default {shown}")
+            }
+        }
+    }
+
+    /// The default as a value.
+    pub fn default_value(&self) -> OptionValue {
+        match self.kind {
+            OptionKind::Spin { default, .. } => OptionValue::Spin(default),
+            OptionKind::Check { default } => OptionValue::Check(default),
+            OptionKind::Button => OptionValue::Button,
+            OptionKind::Text { default } => OptionValue::Text(default.to_string()),
+        }
+    }
+
+    /// Parses a `setoption` value for this option.
+    pub fn parse_value(&self, value: &str) -> Result<OptionValue, UciError> {
+        let text = value.trim();
+        match self.kind {
+            OptionKind::Spin { min, max, .. } => match text.parse::<i64>() {
+                Ok(v) if (min..=max).contains(&v) => Ok(OptionValue::Spin(v)),
+                Ok(v) => Err(UciError::OptionOutOfRange {
+                    name: self.name,
+                    value: v,
+                    min,
+                    max,
+                }),
+                Err(_) => Err(UciError::OptionNotANumber {
+                    name: self.name,
+                    value: text.to_string(),
+                    min,
+                    max,
+                }),
+            },
+            OptionKind::Check { .. } => match text.to_ascii_lowercase().as_str() {
+                "true" => Ok(OptionValue::Check(true)),
+                "false" => Ok(OptionValue::Check(false)),
+                _ => Err(UciError::OptionNotABool {
+                    name: self.name,
+                    value: text.to_string(),
+                }),
+            },
+            OptionKind::Button => Ok(OptionValue::Button),
+            OptionKind::Text { .. } => {
+                // GUIs send the listed default back for "empty".
+                let text = if text == "<empty>" { "" } else { text };
+                Ok(OptionValue::Text(text.to_string()))
+            }
+        }
+    }
+}
+
+/// The option named `name` (UCI option names are case-insensitive).
+pub fn find(name: &str) -> Option<&'static OptionSpec> {
+    OPTIONS
+        .iter()
+        .find(|spec| spec.name.eq_ignore_ascii_case(name))
+}
+
+/// Parses `setoption name <name words> [value <value words>]`.
+pub fn parse_setoption(args: &[&str]) -> Result<(&'static OptionSpec, OptionValue), UciError> {
+    if args.first() != Some(&"name") || args.len() < 2 {
+        return Err(UciError::SetoptionSyntax);
+    }
+    let value_at = args.iter().position(|&t| t == "value");
+    let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+    let value = value_at
+        .map(|i| args[i + 1..].join(" "))
+        .unwrap_or_default();
+    let spec = find(&name).ok_or(UciError::UnknownOption(name))?;
+    Ok((spec, spec.parse_value(&value)?))
+}
+
+/// The options' current values, in the types the engine uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub move_overhead_ms: u64,
+    pub ponder: bool,
+    pub multipv: usize,
+    pub chess960: bool,
+    pub own_book: bool,
+    pub book_depth: u32,
+    /// Empty: the embedded book.
+    pub book_file: String,
+}
+
+impl Default for Options {
+    /// Every option at the default its `OPTIONS` entry lists.
+    fn default() -> Self {
+        let mut options = Options {
+            hash_mb: 0,
+            threads: 0,
+            move_overhead_ms: 0,
+            ponder: false,
+            multipv: 0,
+            chess960: false,
+            own_book: false,
+            book_depth: 0,
+            book_file: String::new(),
+        };
+        for spec in OPTIONS {
+            options.set(spec, &spec.default_value());
+        }
+        options
+    }
+}
+
+impl Options {
+    /// Stores a value already checked against `spec` (buttons store nothing).
+    pub fn set(&mut self, spec: &OptionSpec, value: &OptionValue) {
+        // Spin values are within their (small, positive) ranges.
+        match (spec.name, value) {
+            ("Hash", OptionValue::Spin(v)) => self.hash_mb = *v as usize,
+            ("Threads", OptionValue::Spin(v)) => self.threads = *v as usize,
+            ("Move Overhead", OptionValue::Spin(v)) => self.move_overhead_ms = *v as u64,
+            ("MultiPV", OptionValue::Spin(v)) => self.multipv = *v as usize,
+            ("BookDepth", OptionValue::Spin(v)) => self.book_depth = *v as u32,
+            ("Ponder", OptionValue::Check(b)) => self.ponder = *b,
+            ("UCI_Chess960", OptionValue::Check(b)) => self.chess960 = *b,
+            ("OwnBook", OptionValue::Check(b)) => self.own_book = *b,
+            ("BookFile", OptionValue::Text(path)) => self.book_file = path.clone(),
+            ("Clear Hash", OptionValue::Button) => {}
+            (name, value) => {
+                unreachable!("option table and Options::set disagree on {name}: {value:?}")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setoption(line: &str) -> Result<(&'static OptionSpec, OptionValue), UciError> {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        parse_setoption(&args)
+    }
+
+    #[test]
+    fn every_option_is_accepted_at_its_bounds_and_rejected_outside() {
+        for spec in OPTIONS {
+            let name = spec.name;
+            let mut options = Options::default();
+            match spec.kind {
+                OptionKind::Spin { min, max, default } => {
+                    assert!((min..=max).contains(&default), "{name}");
+                    for v in [min, max, default] {
+                        let (found, value) = setoption(&format!("name {name} value {v}")).unwrap();
+                        assert_eq!(found, spec);
+                        assert_eq!(value, OptionValue::Spin(v));
+                        options.set(found, &value);
+                    }
+                    for v in [min - 1, max + 1] {
+                        assert_eq!(
+                            setoption(&format!("name {name} value {v}")),
+                            Err(UciError::OptionOutOfRange {
+                                name,
+                                value: v,
+                                min,
+                                max
+                            })
+                        );
+                    }
+                    for bad in ["abc", "1.5", ""] {
+                        assert!(matches!(
+                            setoption(&format!("name {name} value {bad}")),
+                            Err(UciError::OptionNotANumber { .. })
+                        ));
+                    }
+                }
+                OptionKind::Check { .. } => {
+                    for (text, b) in [("true", true), ("FALSE", false)] {
+                        let (found, value) =
+                            setoption(&format!("name {name} value {text}")).unwrap();
+                        assert_eq!(value, OptionValue::Check(b));
+                        options.set(found, &value);
+                    }
+                    assert!(matches!(
+                        setoption(&format!("name {name} value yes")),
+                        Err(UciError::OptionNotABool { .. })
+                    ));
+                }
+                OptionKind::Button => {
+                    assert_eq!(
+                        setoption(&format!("name {name}")).unwrap().1,
+                        OptionValue::Button
+                    );
+                }
+                OptionKind::Text { .. } => {
+                    let (_, value) =
+                        setoption(&format!("name {name} value some file.txt")).unwrap();
+                    assert_eq!(value, OptionValue::Text("some file.txt".into()));
+                    let (_, empty) = setoption(&format!("name {name} value <empty>")).unwrap();
+                    assert_eq!(empty, OptionValue::Text(String::new()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn values_reach_the_options() {
+        let mut options = Options::default();
+        for line in [
+            "name hash value 64",
+            "name Threads value 3",
+            "name move overhead value 75",
+            "name MultiPV value 4",
+            "name bookdepth value 7",
+            "name Ponder value true",
+            "name uci_chess960 value true",
+            "name OwnBook value false",
+            "name BookFile value /tmp/x.txt",
+        ] {
+            let (spec, value) = setoption(line).unwrap();
+            options.set(spec, &value);
+        }
+        assert_eq!(
+            options,
+            Options {
+                hash_mb: 64,
+                threads: 3,
+                move_overhead_ms: 75,
+                ponder: true,
+                multipv: 4,
+                chess960: true,
+                own_book: false,
+                book_depth: 7,
+                book_file: "/tmp/x.txt".into(),
+            }
+        );
+    }
+
+    #[test]
+    fn defaults_come_from_the_table() {
+        let options = Options::default();
+        assert_eq!(options.hash_mb, 16);
+        assert_eq!(options.move_overhead_ms, DEFAULT_MOVE_OVERHEAD_MS);
+        assert!(options.own_book);
+        assert_eq!(options.book_depth, 24);
+        assert_eq!(
+            find("move overhead").unwrap().uci_line(),
+            format!("option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000")
+        );
+        assert_eq!(
+            find("BookFile").unwrap().uci_line(),
+            "option name BookFile type string default <empty>"
+        );
+    }
+
+    #[test]
+    fn malformed_setoption_is_an_error() {
+        assert_eq!(setoption("value 3"), Err(UciError::SetoptionSyntax));
+        assert_eq!(setoption("name"), Err(UciError::SetoptionSyntax));
+        assert_eq!(
+            setoption("name Nonsense value 3"),
+            Err(UciError::UnknownOption("Nonsense".into()))
+        );
+    }
+}

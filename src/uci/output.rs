@@ -1,0 +1,94 @@
+//! What the engine says: `info` lines from search reports, scores, and the
+//! error lines. Pure formatting; `Engine` does the printing.
+
+use super::error::UciError;
+use crate::search::score::mate_in_moves;
+use crate::search::tt::Bound;
+use crate::search::SearchInfo;
+
+/// Longest line of engine output that quotes input (a safety net; echoed
+/// input is already cut to about 80 characters).
+const MAX_MESSAGE_CHARS: usize = 400;
+
+/// UCI text for a score: `cp N` or `mate N` (moves, signed; `mate 0` when
+/// the side to move is checkmated).
+pub fn format_score(score: i32) -> String {
+    match mate_in_moves(score) {
+        Some(moves) => format!("mate {moves}"),
+        None => format!("cp {score}"),
+    }
+}
+
+/// The `info` line for one search report.
+pub fn format_info(info: &SearchInfo, chess960: bool) -> String {
+    let bound = match info.bound {
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+        _ => "",
+    };
+    let nps = info.nodes * 1000 / info.time_ms.max(1);
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(chess960)).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        format_score(info.score),
+        info.nodes,
+        info.hashfull,
+        info.time_ms,
+        pv.join(" ")
+    )
+}
+
+/// The line for an error: control characters escaped, length capped.
+pub fn format_error(error: &UciError) -> String {
+    let message = super::error::echo_up_to(&error.to_string(), MAX_MESSAGE_CHARS);
+    format!("info string error: {message}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+
+    #[test]
+    fn scores_read_as_centipawns_or_moves_to_mate() {
+        assert_eq!(format_score(35), "cp 35");
+        assert_eq!(format_score(-120), "cp -120");
+        assert_eq!(format_score(MATE - 1), "mate 1");
+        assert_eq!(format_score(MATE - 5), "mate 3");
+        assert_eq!(format_score(-MATE + 2), "mate -1");
+        assert_eq!(format_score(-MATE), "mate 0");
+    }
+
+    #[test]
+    fn info_lines_carry_every_field() {
+        let pos = crate::chess::Position::startpos();
+        let mv = pos.parse_uci_move("e2e4", false).unwrap();
+        let info = SearchInfo {
+            depth: 3,
+            seldepth: 5,
+            multipv: 2,
+            score: 17,
+            bound: Bound::Lower,
+            nodes: 2000,
+            time_ms: 4,
+            hashfull: 1,
+            pv: vec![mv],
+        };
+        assert_eq!(
+            format_info(&info, false),
+            "info depth 3 seldepth 5 multipv 2 score cp 17 lowerbound nodes 2000 nps 500000 hashfull 1 time 4 pv e2e4"
+        );
+    }
+
+    #[test]
+    fn error_lines_never_carry_raw_control_bytes_or_huge_input() {
+        let line = format!("x\r\0{}", "y".repeat(1 << 20));
+        let text = format_error(&UciError::UnknownCommand(line));
+        assert!(text.starts_with("info string error: unknown command 'x\\r\\u{0}yyy"));
+        assert!(text.len() < 200, "{}", text.len());
+        assert!(!text.chars().any(|c| c.is_control()));
+    }
+}
