@@ -60,7 +60,7 @@ fn bitboard_table(name: &str, doc: &str, values: &[u64]) -> String {
 /// `src/tables/mod.rs`.
 pub fn tables_mod() -> String {
     let mut s = header("Tables generated at build time by the `codegen` crate.");
-    s += "pub mod attacks;\npub mod magics;\npub mod pst;\npub mod zobrist;\n";
+    s += "pub mod attacks;\npub mod lmr;\npub mod magics;\npub mod pst;\npub mod zobrist;\n";
     s
 }
 
@@ -200,6 +200,50 @@ pub fn pst(tables: &[[i32; 64]; 12]) -> String {
             crate::pst::KINDS[piece % 6],
             rows_of_eight(&cells, 8)
         );
+    }
+    s += "];\n";
+    s
+}
+
+/// `src/tables/lmr.rs`: late-move reductions `[depth][moves]`, each depth as
+/// rows of 32 move counts, and the clamping accessor the search calls.
+pub fn lmr(table: &[[u8; crate::lmr::LMR_MOVES]]) -> String {
+    use crate::lmr::{LMR_BASE, LMR_DEPTHS, LMR_DIVISOR, LMR_MOVES};
+    assert_eq!(table.len(), LMR_DEPTHS);
+    let mut s = header(&format!(
+        "Late-move reductions from `codegen/src/lmr.rs` (edit the constants there):\n\
+         //! `LMR_REDUCTIONS[depth][moves]` = `({LMR_BASE:?} + ln(depth) * ln(moves) / {LMR_DIVISOR:?}) as i32`\n\
+         //! in f32, with depth and moves below 1 counted as 1."
+    ));
+    s += &format!(
+        "/// Reduction for the `moves`-th move at `depth`: depth clamped to 0..={}, moves to 0..={}.\n\
+         #[inline]\n\
+         pub fn lmr_reduction(depth: i32, moves: usize) -> i32 {{\n    \
+         LMR_REDUCTIONS[depth.clamp(0, {}) as usize][moves.min({})] as i32\n}}\n\n",
+        LMR_DEPTHS - 1,
+        LMR_MOVES - 1,
+        LMR_DEPTHS - 1,
+        LMR_MOVES - 1
+    );
+    // A `static`, not a `const`: indexing a 32 KB `const` with run-time
+    // indices copies the whole array per lookup in unoptimised builds.
+    s += &format!(
+        "/// `[depth][moves]`; a `static` so lookups read one copy in place.\n\
+         pub static LMR_REDUCTIONS: [[u8; {LMR_MOVES}]; {LMR_DEPTHS}] = [\n"
+    );
+    for (depth, row) in table.iter().enumerate() {
+        s += &format!("    // depth {depth}\n    [\n");
+        for (r, chunk) in row.chunks(32).enumerate() {
+            let cells: Vec<String> = chunk.iter().map(|v| format!("{v:2}")).collect();
+            let first = r * 32;
+            let _ = writeln!(
+                s,
+                "        {}, // moves {first}-{}",
+                cells.join(", "),
+                first + chunk.len() - 1
+            );
+        }
+        s += "    ],\n";
     }
     s += "];\n";
     s

@@ -4,6 +4,7 @@
 pub mod book;
 pub mod emit;
 pub mod geometry;
+pub mod lmr;
 pub mod magic;
 pub mod pst;
 pub mod rules;
@@ -31,6 +32,10 @@ pub fn generate_tables() -> Vec<GeneratedFile> {
         GeneratedFile {
             name: "attacks.rs",
             contents: emit::attacks(&knight, &king, &pawn),
+        },
+        GeneratedFile {
+            name: "lmr.rs",
+            contents: emit::lmr(&lmr::table()),
         },
         GeneratedFile {
             name: "magics.rs",
