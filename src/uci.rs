@@ -324,7 +324,7 @@ impl Engine {
                             self.book = book;
                             self.options.book_file = path.to_string();
                         }
-                        Err(message) => error(&message),
+                        Err(e) => error(&e.to_string()),
                     }
                 }
             }

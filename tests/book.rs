@@ -1,10 +1,13 @@
 //! The opening book: compiled at build time from `openings.txt`, probed by
 //! position, loaded at run time with `BookFile`.
 
-use kiln::book::Book;
+use kiln::book::{Book, BookError, LineProblem};
 use kiln::chess::Position;
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 
 fn openings_txt() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openings.txt")).unwrap()
@@ -17,6 +20,14 @@ fn play(sans: &[&str]) -> Position {
         pos.make_move(mv);
     }
     pos
+}
+
+/// A fresh directory for one test's files.
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kiln-book-{test}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 #[test]
@@ -139,8 +150,8 @@ fn broken_files_fail_the_build_with_located_messages() {
             message
         );
         // The run-time loader says the same.
-        let e = Book::from_text(text).unwrap_err();
-        assert_eq!(format!("openings.txt:{}: {}", e.line, e.message), message);
+        let e = Book::from_text(text).unwrap_err().in_file("openings.txt");
+        assert_eq!(e.to_string(), message);
     }
     assert!(codegen::compile_book_module("e4 e5 O-O\n", "x")
         .unwrap_err()
@@ -246,8 +257,7 @@ fn book_choices_vary_with_the_weights() {
 
 #[test]
 fn book_file_swaps_books_at_run_time() {
-    let dir = std::env::temp_dir().join(format!("kiln-book-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("swap");
     let good = dir.join("good.txt");
     std::fs::write(&good, "a3 a6 b3 b6\n").unwrap();
     let bad = dir.join("bad.txt");
@@ -303,4 +313,161 @@ fn castling_may_be_written_with_zeros() {
     let pos = play(&["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"]);
     assert_eq!(pos.to_san(book.probe(&pos)[0].mv), "O-O");
     assert!(codegen::compile_book_module("e4 e5 Nf3 Nc6 Bc4 Bc5 0-0 Nf6\n", "x").is_ok());
+}
+
+#[test]
+fn from_file_names_the_file_and_the_line() {
+    let dir = temp_dir("errors");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "a3 a6\nb3 b6 Bb2 Bb7 Bxh8\n").unwrap();
+    let e = Book::from_file(&bad).unwrap_err();
+    match &e {
+        BookError::Line {
+            file: Some(file),
+            line: 2,
+            problem: LineProblem::BadMove { token, played, .. },
+        } => {
+            assert_eq!(file, &bad);
+            assert_eq!(token, "Bxh8");
+            assert_eq!(played, &["b3", "b6", "Bb2", "Bb7"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}:2: illegal move 'Bxh8' after 'b3 b6 Bb2 Bb7'",
+            bad.display()
+        )
+    );
+
+    let missing = dir.join("missing.txt");
+    match Book::from_file(&missing).unwrap_err() {
+        BookError::CannotRead { path, error } => {
+            assert_eq!(path, missing);
+            assert_eq!(error.kind(), std::io::ErrorKind::NotFound);
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let good = dir.join("good.txt");
+    std::fs::write(&good, "a3 a6 b3 b6\n").unwrap();
+    assert_eq!(Book::from_file(&good).unwrap().len(), 4);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn from_file_refuses_a_directory() {
+    let dir = temp_dir("directory");
+    let e = Book::from_file(&dir).unwrap_err();
+    assert!(
+        matches!(&e, BookError::NotARegularFile { path } if *path == dir),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "cannot read book file '{}': not a regular file",
+            dir.display()
+        )
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Makes a FIFO at `path` with mkfifo(1).
+#[cfg(unix)]
+fn mkfifo(path: &std::path::Path) {
+    let status = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// Lets a reader blocked on opening `fifo` go: a writer opens and closes it.
+/// On a thread of its own, as that open blocks until there is a reader.
+#[cfg(unix)]
+fn release(fifo: &std::path::Path) {
+    let fifo = fifo.to_path_buf();
+    std::thread::spawn(move || std::fs::OpenOptions::new().write(true).open(fifo));
+}
+
+#[cfg(unix)]
+#[test]
+fn from_file_refuses_a_fifo_without_blocking() {
+    let dir = temp_dir("fifo");
+    let fifo = dir.join("book.fifo");
+    mkfifo(&fifo);
+    let link = dir.join("link.txt");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    for path in [&fifo, &link] {
+        // Opening a FIFO for reading blocks until a writer comes; run the
+        // call on a thread so that a regression fails here instead of hanging.
+        let (tx, rx) = mpsc::channel();
+        let thread_path = path.clone();
+        std::thread::spawn(move || tx.send(Book::from_file(&thread_path)).ok());
+        match rx.recv_timeout(Duration::from_secs(10)) {
+            Ok(Err(BookError::NotARegularFile { path: p })) => assert_eq!(&p, path),
+            Ok(other) => panic!("{}: {other:?}", path.display()),
+            Err(_) => {
+                release(&fifo);
+                panic!("Book::from_file({}) blocked", path.display());
+            }
+        }
+    }
+    // A symlink to a regular file is followed.
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "a3 a6\n").unwrap();
+    let link = dir.join("book-link.txt");
+    std::os::unix::fs::symlink(&book, &link).unwrap();
+    assert_eq!(Book::from_file(&link).unwrap().len(), 2);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[cfg(unix)]
+#[test]
+fn uci_book_file_on_a_fifo_does_not_block_the_input_thread() {
+    let dir = temp_dir("uci-fifo");
+    let fifo = dir.join("book.fifo");
+    mkfifo(&fifo);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    writeln!(stdin, "setoption name BookFile value {}", fifo.display()).unwrap();
+    writeln!(stdin, "isready").unwrap();
+    stdin.flush().unwrap();
+    let mut seen = Vec::new();
+    let answered = loop {
+        match rx.recv_timeout(Duration::from_secs(10)) {
+            Ok(line) if line == "readyok" => break true,
+            Ok(line) => seen.push(line),
+            Err(_) => break false,
+        }
+    };
+    if !answered {
+        release(&fifo);
+        child.kill().ok();
+    }
+    writeln!(stdin, "quit").ok();
+    drop(stdin);
+    child.wait().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(answered, "no readyok after BookFile on a FIFO: {seen:?}");
+    let error = format!(
+        "info string error: cannot read book file '{}': not a regular file",
+        fifo.display()
+    );
+    assert!(seen.contains(&error), "{seen:?}");
 }
