@@ -6,6 +6,10 @@
 use crate::chess::san::SanError;
 use crate::chess::{Move, Position};
 use std::collections::BTreeMap;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/book.rs"));
@@ -25,12 +29,116 @@ pub struct Book {
     loaded: Option<Vec<(u64, u32)>>,
 }
 
-/// A rejected book file: the line number and what is wrong, as in
+/// Why a book was not loaded. `Display` gives the message the build prints
+/// for the same text, e.g.
 /// `openings.txt:12: illegal move 'Nf6' after 'e4 e5 Nf3'`.
+#[derive(Debug)]
+pub enum BookError {
+    /// The file could not be opened or read (missing, no permission, not
+    /// UTF-8, ...).
+    CannotRead { path: PathBuf, error: io::Error },
+    /// The path names a directory, FIFO, device or other non-regular file.
+    /// Such paths are refused before they are opened: opening a FIFO blocks
+    /// until someone writes to it, and a device may never end.
+    NotARegularFile { path: PathBuf },
+    /// Line `line` (1-based) is wrong. `file` names the file the text came
+    /// from (`None` for text given to [`Book::from_text`]).
+    Line {
+        file: Option<PathBuf>,
+        line: usize,
+        problem: LineProblem,
+    },
+}
+
+/// What is wrong with one line of book text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookError {
-    pub line: usize,
-    pub message: String,
+pub enum LineProblem {
+    /// An empty line.
+    Empty,
+    /// The same line as the one before.
+    Duplicate,
+    /// The line sorts before the one before it (byte order).
+    OutOfOrder,
+    /// A move that is malformed, illegal or ambiguous after `played`, the
+    /// moves of the line before it.
+    BadMove {
+        kind: SanError,
+        token: String,
+        played: Vec<String>,
+    },
+}
+
+impl BookError {
+    /// The same error, located in `file` when it is about a line.
+    pub fn in_file(self, file: impl Into<PathBuf>) -> BookError {
+        match self {
+            BookError::Line { line, problem, .. } => BookError::Line {
+                file: Some(file.into()),
+                line,
+                problem,
+            },
+            other => other,
+        }
+    }
+
+    /// The 1-based line number, for errors about a line.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            BookError::Line { line, .. } => Some(*line),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookError::CannotRead { path, error } => {
+                write!(f, "cannot read book file '{}': {error}", path.display())
+            }
+            BookError::NotARegularFile { path } => write!(
+                f,
+                "cannot read book file '{}': not a regular file",
+                path.display()
+            ),
+            BookError::Line {
+                file: Some(file),
+                line,
+                problem,
+            } => write!(f, "{}:{line}: {problem}", file.display()),
+            BookError::Line {
+                file: None,
+                line,
+                problem,
+            } => write!(f, "line {line}: {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for BookError {}
+
+impl fmt::Display for LineProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineProblem::Empty => f.write_str("empty line"),
+            LineProblem::Duplicate => f.write_str("duplicate line"),
+            LineProblem::OutOfOrder => {
+                f.write_str("line out of order (lines must be sorted in byte order)")
+            }
+            LineProblem::BadMove {
+                kind,
+                token,
+                played,
+            } => {
+                write!(f, "{kind} '{token}' ")?;
+                if played.is_empty() {
+                    f.write_str("at the start")
+                } else {
+                    write!(f, "after '{}'", played.join(" "))
+                }
+            }
+        }
+    }
 }
 
 impl Book {
@@ -67,7 +175,7 @@ impl Book {
             })
             .filter(|bm| pos.is_legal(bm.mv))
             .collect();
-        moves.sort_by(|a, b| b.weight.cmp(&a.weight));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.weight));
         moves
     }
 
@@ -94,46 +202,33 @@ impl Book {
         let mut weights: BTreeMap<(u64, u16), u32> = BTreeMap::new();
         let mut previous: Option<&str> = None;
         for (index, line) in text.lines().enumerate() {
-            let line_no = index + 1;
-            let err = |message: String| BookError {
-                line: line_no,
-                message,
+            let err = |problem: LineProblem| BookError::Line {
+                file: None,
+                line: index + 1,
+                problem,
             };
             match previous {
-                Some(prev) if line == prev => return Err(err("duplicate line".into())),
-                Some(prev) if line < prev => {
-                    return Err(err(
-                        "line out of order (lines must be sorted in byte order)".into(),
-                    ))
-                }
+                Some(prev) if line == prev => return Err(err(LineProblem::Duplicate)),
+                Some(prev) if line < prev => return Err(err(LineProblem::OutOfOrder)),
                 _ => {}
             }
             previous = Some(line);
             if line.is_empty() {
-                return Err(err("empty line".into()));
+                return Err(err(LineProblem::Empty));
             }
             let mut pos = Position::startpos();
-            let mut played = String::new();
+            let mut played: Vec<&str> = Vec::new();
             for token in line.split(' ') {
-                let mv = pos.parse_san(token).map_err(|e| {
-                    let what = match e {
-                        SanError::Malformed => "malformed move",
-                        SanError::Illegal => "illegal move",
-                        SanError::Ambiguous => "ambiguous move",
-                    };
-                    let context = if played.is_empty() {
-                        "at the start".to_string()
-                    } else {
-                        format!("after '{played}'")
-                    };
-                    err(format!("{what} '{token}' {context}"))
+                let mv = pos.parse_san(token).map_err(|kind| {
+                    err(LineProblem::BadMove {
+                        kind,
+                        token: token.to_string(),
+                        played: played.iter().map(|s| s.to_string()).collect(),
+                    })
                 })?;
                 *weights.entry((pos.key(), mv.bits())).or_insert(0) += 1;
                 pos.make_move(mv);
-                if !played.is_empty() {
-                    played.push(' ');
-                }
-                played.push_str(token);
+                played.push(token);
             }
         }
         let entries = weights
@@ -145,11 +240,31 @@ impl Book {
         })
     }
 
-    /// Loads a book file; the error message names the file and line.
-    pub fn from_file(path: &str) -> Result<Book, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read book file '{path}': {e}"))?;
-        Book::from_text(&text).map_err(|e| format!("{path}:{}: {}", e.line, e.message))
+    /// Loads a book file; errors about a line name the file and the line.
+    /// Only regular files (after following symlinks) are opened: a FIFO,
+    /// directory or device is refused without touching it, so a `BookFile`
+    /// pointing at one cannot block the caller.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Book, BookError> {
+        let path = path.as_ref();
+        let cannot_read = |error| BookError::CannotRead {
+            path: path.to_path_buf(),
+            error,
+        };
+        let not_regular = || BookError::NotARegularFile {
+            path: path.to_path_buf(),
+        };
+        if !std::fs::metadata(path).map_err(cannot_read)?.is_file() {
+            return Err(not_regular());
+        }
+        let mut file = File::open(path).map_err(cannot_read)?;
+        // The path may have been replaced between the two looks; check
+        // what was actually opened before reading from it.
+        if !file.metadata().map_err(cannot_read)?.is_file() {
+            return Err(not_regular());
+        }
+        let mut text = String::new();
+        file.read_to_string(&mut text).map_err(cannot_read)?;
+        Book::from_text(&text).map_err(|e| e.in_file(path))
     }
 }
 
@@ -157,24 +272,70 @@ impl Book {
 mod tests {
     use super::*;
 
+    fn problem(text: &str) -> (usize, LineProblem) {
+        match Book::from_text(text).unwrap_err() {
+            BookError::Line {
+                file: None,
+                line,
+                problem,
+            } => (line, problem),
+            other => panic!("not a line error: {other:?}"),
+        }
+    }
+
+    fn bad_move(kind: SanError, token: &str, played: &str) -> LineProblem {
+        LineProblem::BadMove {
+            kind,
+            token: token.to_string(),
+            played: played.split_whitespace().map(String::from).collect(),
+        }
+    }
+
     #[test]
-    fn runtime_loader_matches_the_build_messages() {
-        let e = Book::from_text("e4 e5 Nf3 Nf6 Nf6\n").unwrap_err();
+    fn line_errors_say_what_and_where() {
         assert_eq!(
-            (e.line, e.message.as_str()),
-            (1, "illegal move 'Nf6' after 'e4 e5 Nf3 Nf6'")
+            problem("e4 e5 Nf3 Nf6 Nf6\n"),
+            (1, bad_move(SanError::Illegal, "Nf6", "e4 e5 Nf3 Nf6"))
         );
-        let e = Book::from_text("d4\ne4\ne4\n").unwrap_err();
-        assert_eq!((e.line, e.message.as_str()), (3, "duplicate line"));
-        let e = Book::from_text("e4\nd4\n").unwrap_err();
-        assert_eq!(e.line, 2);
-        assert!(e.message.starts_with("line out of order"));
-        let e = Book::from_text("1. e4\n").unwrap_err();
-        assert_eq!(e.message, "malformed move '1.' at the start");
-        let e = Book::from_text("Nc3 a6 Nf3 a5 Ne4 a4 Nd4 a3 Nc5 b6 Nb3\n").unwrap_err();
+        assert_eq!(problem("d4\ne4\ne4\n"), (3, LineProblem::Duplicate));
+        assert_eq!(problem("e4\nd4\n"), (2, LineProblem::OutOfOrder));
+        assert_eq!(problem("d4\n\ne4\n"), (2, LineProblem::OutOfOrder));
+        assert_eq!(problem("\n"), (1, LineProblem::Empty));
         assert_eq!(
-            e.message,
-            "ambiguous move 'Nb3' after 'Nc3 a6 Nf3 a5 Ne4 a4 Nd4 a3 Nc5 b6'"
+            problem("1. e4\n"),
+            (1, bad_move(SanError::Malformed, "1.", ""))
+        );
+        assert_eq!(
+            problem("Nc3 a6 Nf3 a5 Ne4 a4 Nd4 a3 Nc5 b6 Nb3\n"),
+            (
+                1,
+                bad_move(
+                    SanError::Ambiguous,
+                    "Nb3",
+                    "Nc3 a6 Nf3 a5 Ne4 a4 Nd4 a3 Nc5 b6"
+                )
+            )
+        );
+    }
+
+    #[test]
+    fn messages_match_the_build() {
+        let e = Book::from_text("e4 e5 Nf3 Nf6 Nf6\n").unwrap_err();
+        assert_eq!(e.line(), Some(1));
+        assert_eq!(
+            e.to_string(),
+            "line 1: illegal move 'Nf6' after 'e4 e5 Nf3 Nf6'"
+        );
+        assert_eq!(
+            e.in_file("openings.txt").to_string(),
+            "openings.txt:1: illegal move 'Nf6' after 'e4 e5 Nf3 Nf6'"
+        );
+        let e = Book::from_text("1. e4\n").unwrap_err().in_file("b.txt");
+        assert_eq!(e.to_string(), "b.txt:1: malformed move '1.' at the start");
+        let e = Book::from_text("e4\nd4\n").unwrap_err().in_file("b.txt");
+        assert_eq!(
+            e.to_string(),
+            "b.txt:2: line out of order (lines must be sorted in byte order)"
         );
     }
 

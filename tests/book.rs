@@ -1,10 +1,14 @@
 //! The opening book: compiled at build time from `openings.txt`, probed by
 //! position, loaded at run time with `BookFile`.
 
-use kiln::book::Book;
-use kiln::chess::Position;
+use kiln::book::{Book, BookError, LineProblem};
+use kiln::chess::{legal_moves, Move, Position};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 
 fn openings_txt() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openings.txt")).unwrap()
@@ -19,21 +23,128 @@ fn play(sans: &[&str]) -> Position {
     pos
 }
 
+/// A position's identity for counting, independent of the Zobrist key: the
+/// FEN without its clocks.
+fn identity(pos: &Position) -> String {
+    let fen = pos.to_fen();
+    fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+/// What the book should say, counted straight from the text: every position
+/// reached while replaying the lines (by FEN, not by key, so that the count
+/// does not share the book's hashing), with how many lines play each move
+/// (by its 16-bit encoding) there.
+struct Expected {
+    positions: HashMap<String, (Position, BTreeMap<u16, u32>)>,
+}
+
+impl Expected {
+    fn from_text(text: &str) -> Expected {
+        let mut positions: HashMap<String, (Position, BTreeMap<u16, u32>)> = HashMap::new();
+        for line in text.lines() {
+            let mut pos = Position::startpos();
+            for san in line.split(' ') {
+                let mv = pos
+                    .parse_san(san)
+                    .unwrap_or_else(|e| panic!("{e} '{san}' in '{line}'"));
+                let (_, moves) = positions
+                    .entry(identity(&pos))
+                    .or_insert_with(|| (pos, BTreeMap::new()));
+                *moves.entry(mv.bits()).or_insert(0) += 1;
+                pos.make_move(mv);
+            }
+        }
+        Expected { positions }
+    }
+
+    /// The counted moves and weights at `pos` (empty when out of book).
+    fn at(&self, pos: &Position) -> BTreeMap<u16, u32> {
+        self.positions
+            .get(&identity(pos))
+            .map(|(_, moves)| moves.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// What `book` answers at `pos`, in the same shape as `Expected::at`.
+fn probed(book: &Book, pos: &Position) -> BTreeMap<u16, u32> {
+    let mut out = BTreeMap::new();
+    for bm in book.probe(pos) {
+        assert!(
+            out.insert(bm.mv.bits(), bm.weight).is_none(),
+            "{} listed twice",
+            bm.mv
+        );
+    }
+    out
+}
+
+/// The first line of the book that is at least `plies + 1` moves long,
+/// cut to its first `plies` moves: a position where the book has a move.
+fn in_book_prefix(text: &str, plies: usize) -> Vec<String> {
+    text.lines()
+        .map(|l| l.split(' ').collect::<Vec<_>>())
+        .find(|moves| moves.len() > plies)
+        .unwrap_or_else(|| panic!("no line has more than {plies} moves"))[..plies]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// A short move sequence from the start to a position where the book has no
+/// move: the first, depth-first, whose position no line passes through.
+fn out_of_book_moves(expected: &Expected) -> Vec<Move> {
+    fn search(pos: &Position, expected: &Expected, path: &mut Vec<Move>, depth: usize) -> bool {
+        if !expected.positions.contains_key(&identity(pos)) {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        for mv in legal_moves(pos).iter() {
+            let mut next = *pos;
+            next.make_move(mv);
+            path.push(mv);
+            if search(&next, expected, path, depth - 1) {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+    for depth in 1..=4 {
+        let mut path = Vec::new();
+        if search(&Position::startpos(), expected, &mut path, depth) {
+            return path;
+        }
+    }
+    panic!("every position within 4 plies is in the book");
+}
+
+/// A fresh directory for one test's files.
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kiln-book-{test}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 #[test]
 fn the_file_follows_the_format() {
+    // The format of DESIGN.md: one variation per line, SAN moves separated by
+    // single spaces, no move numbers, byte-sorted, no duplicates.
     let text = openings_txt();
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines.len() >= 1000, "{} lines", lines.len());
+    assert!(!lines.is_empty(), "the book is empty");
     assert!(
         lines.windows(2).all(|w| w[0] < w[1]),
         "sorted, no duplicates"
     );
     for line in &lines {
-        let plies = line.split(' ').count();
-        assert!((8..=20).contains(&plies), "{plies} plies: {line}");
         assert!(
-            !line.contains("  ") && !line.ends_with(' ') && !line.contains('.'),
-            "{line}"
+            line.split(' ')
+                .all(|san| !san.is_empty() && !san.contains('.')),
+            "'{line}'"
         );
     }
 }
@@ -55,6 +166,21 @@ fn every_line_is_found_position_by_position() {
 }
 
 #[test]
+fn every_position_has_the_moves_and_weights_counted_from_the_text() {
+    // The embedded book (compiled by codegen's reference rules) against a
+    // count made here by replaying the text with the engine's SAN parser.
+    let book = Book::embedded();
+    let expected = Expected::from_text(&openings_txt());
+    let mut entries = 0;
+    for (pos, moves) in expected.positions.values() {
+        assert_eq!(&probed(&book, pos), moves, "{}", pos.to_fen());
+        entries += moves.len();
+    }
+    // ... and nothing else: no entry for a position no line passes through.
+    assert_eq!(book.len(), entries);
+}
+
+#[test]
 fn embedded_book_equals_the_runtime_compilation() {
     // codegen (build time) and the engine (run time) compile the same file
     // to the same entries: same keys, same moves, same weights.
@@ -64,12 +190,56 @@ fn embedded_book_equals_the_runtime_compilation() {
 
 #[test]
 fn transpositions_find_the_same_entries() {
-    let book = Book::embedded();
+    // A book written for one move order answers the other, with the weights
+    // of both lines added.
+    let book = Book::from_text("c4 e6 Nc3 Nf6 d4 Bb4\nd4 Nf6 c4 e6 Nc3 d5\n").unwrap();
     let a = play(&["d4", "Nf6", "c4", "e6", "Nc3"]);
     let b = play(&["c4", "e6", "Nc3", "Nf6", "d4"]);
     assert_eq!(a.key(), b.key());
-    assert!(!book.probe(&a).is_empty());
-    assert_eq!(book.probe(&a), book.probe(&b));
+    let moves = book.probe(&a);
+    assert_eq!(moves.len(), 2);
+    assert!(moves.iter().all(|m| m.weight == 1));
+    assert_eq!(moves, book.probe(&b));
+
+    // Every transposition in openings.txt: two different move orders that
+    // reach the same position get the same moves, whose weights count the
+    // lines of both orders.
+    let text = openings_txt();
+    let expected = Expected::from_text(&text);
+    let embedded = Book::embedded();
+    let mut first_order: HashMap<String, Vec<u16>> = HashMap::new();
+    let mut found = HashSet::new();
+    for line in text.lines() {
+        let mut pos = Position::startpos();
+        let mut order = Vec::new();
+        for san in line.split(' ') {
+            let here = identity(&pos);
+            let first = first_order
+                .entry(here.clone())
+                .or_insert_with(|| order.clone());
+            if *first != order && found.insert(here) {
+                assert_eq!(probed(&embedded, &pos), expected.at(&pos), "{line}");
+            }
+            let mv = pos.parse_san(san).unwrap();
+            order.push(mv.bits());
+            pos.make_move(mv);
+        }
+    }
+    eprintln!("{} transposed positions in openings.txt", found.len());
+}
+
+/// How many lines of the text start with each move (by UCI name).
+fn first_move_counts(text: &str) -> BTreeMap<String, u32> {
+    let start = Position::startpos();
+    let mut counts = BTreeMap::new();
+    for line in text.lines() {
+        let first = line.split(' ').next().unwrap();
+        let mv = start
+            .parse_san(first)
+            .unwrap_or_else(|e| panic!("{e} '{first}'"));
+        *counts.entry(mv.to_string()).or_insert(0) += 1;
+    }
+    counts
 }
 
 #[test]
@@ -77,15 +247,17 @@ fn weights_count_lines_and_choices_follow_them() {
     let book = Book::embedded();
     let start = Position::startpos();
     let moves = book.probe(&start);
+    let probed: BTreeMap<String, u32> =
+        moves.iter().map(|m| (m.mv.to_string(), m.weight)).collect();
+    // Each first move weighs as many lines as start with it; no other move.
     let text = openings_txt();
-    for bm in &moves {
-        let san = start.to_san(bm.mv);
-        let lines = text
-            .lines()
-            .filter(|l| l.split(' ').next() == Some(san.as_str()))
-            .count();
-        assert_eq!(bm.weight as usize, lines, "{san}");
-    }
+    assert_eq!(probed, first_move_counts(&text));
+    assert_eq!(
+        moves.iter().map(|m| m.weight as usize).sum::<usize>(),
+        text.lines().count()
+    );
+    // Heaviest first.
+    assert!(moves.windows(2).all(|w| w[0].weight >= w[1].weight));
     // Rolling every value once picks each move exactly `weight` times.
     let total: u64 = moves.iter().map(|m| m.weight as u64).sum();
     for bm in &moves {
@@ -98,9 +270,17 @@ fn weights_count_lines_and_choices_follow_them() {
 
 #[test]
 fn out_of_book_positions_have_no_moves() {
+    let expected = Expected::from_text(&openings_txt());
+    let mut pos = Position::startpos();
+    for mv in out_of_book_moves(&expected) {
+        pos.make_move(mv);
+    }
     let book = Book::embedded();
+    assert!(book.probe(&pos).is_empty(), "{}", pos.to_fen());
+    assert!(book.choose(&pos, 7).is_none());
+    // A position that is no line's start: 1.a4 h5 2.h4 a5 in a book of 1.e4.
+    let book = Book::from_text("e4 e5\n").unwrap();
     assert!(book.probe(&play(&["a4", "h5", "h4", "a5"])).is_empty());
-    assert!(book.choose(&play(&["a4", "h5", "h4", "a5"]), 7).is_none());
 }
 
 #[test]
@@ -139,8 +319,8 @@ fn broken_files_fail_the_build_with_located_messages() {
             message
         );
         // The run-time loader says the same.
-        let e = Book::from_text(text).unwrap_err();
-        assert_eq!(format!("openings.txt:{}: {}", e.line, e.message), message);
+        let e = Book::from_text(text).unwrap_err().in_file("openings.txt");
+        assert_eq!(e.to_string(), message);
     }
     assert!(codegen::compile_book_module("e4 e5 O-O\n", "x")
         .unwrap_err()
@@ -192,8 +372,12 @@ fn bestmoves(lines: &[String]) -> Vec<String> {
 
 #[test]
 fn uci_plays_book_moves_by_position_and_falls_through_to_search() {
-    // A FEN start inside the book (after 1.e4 e5 2.Nf3) finds its book moves.
-    let fen = play(&["e4", "e5", "Nf3"]).to_fen();
+    let text = openings_txt();
+    let expected = Expected::from_text(&text);
+    // A FEN start three moves into a line of the book finds its book moves.
+    let prefix = in_book_prefix(&text, 3);
+    let prefix: Vec<&str> = prefix.iter().map(String::as_str).collect();
+    let fen = play(&prefix).to_fen();
     let lines = session(&[&format!("position fen {fen}"), "go wtime 10000 btime 10000"]);
     assert!(
         lines.iter().any(|l| l.starts_with("info string book move")),
@@ -202,14 +386,21 @@ fn uci_plays_book_moves_by_position_and_falls_through_to_search() {
     let best = &bestmoves(&lines)[0];
     let pos = Position::from_fen(&fen).unwrap();
     let mv = pos.parse_uci_move(best, false).unwrap();
-    assert!(Book::embedded().probe(&pos).iter().any(|b| b.mv == mv));
+    assert!(
+        expected.at(&pos).contains_key(&mv.bits()),
+        "{best} is not a book move after {prefix:?}"
+    );
 
     // Out of book: a real search.
+    let moves: Vec<String> = out_of_book_moves(&expected)
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
     let lines = session(&[
-        "position startpos moves a2a4 h7h5 h2h4 a7a5",
+        &format!("position startpos moves {}", moves.join(" ")),
         "go wtime 1000 btime 1000",
     ]);
-    assert!(!lines.iter().any(|l| l.contains("book move")));
+    assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("info depth")));
 
     // Analysis, infinite and disabled book never use it.
@@ -227,27 +418,39 @@ fn uci_plays_book_moves_by_position_and_falls_through_to_search() {
 
 #[test]
 fn book_choices_vary_with_the_weights() {
+    const GAMES: usize = 200;
     let mut commands = vec!["position startpos"];
-    commands.extend(std::iter::repeat_n("go wtime 60000 btime 60000", 200));
+    commands.extend(std::iter::repeat_n("go wtime 60000 btime 60000", GAMES));
     let lines = session(&commands);
     let moves = bestmoves(&lines);
-    assert_eq!(moves.len(), 200);
-    let e4 = moves.iter().filter(|m| *m == "e2e4").count();
-    let d4 = moves.iter().filter(|m| *m == "d2d4").count();
-    // Weights 765 and 668 of 1601: about 96 and 83 of 200.
-    assert!(
-        (60..=130).contains(&e4) && (50..=115).contains(&d4),
-        "e4 {e4}, d4 {d4}"
-    );
-    assert!(moves
-        .iter()
-        .all(|m| ["e2e4", "d2d4", "c2c4", "g1f3", "f2f4", "b2b3"].contains(&m.as_str())));
+    assert_eq!(moves.len(), GAMES);
+    // Every choice is a first move of the book, and each is chosen about as
+    // often as its share of the lines: within 5 standard deviations of the
+    // binomial count (a uniform choice among the first moves would fail).
+    let weights = first_move_counts(&openings_txt());
+    let total: u32 = weights.values().sum();
+    for m in &moves {
+        assert!(
+            weights.contains_key(m),
+            "{m} is not a first move of the book"
+        );
+    }
+    for (mv, &w) in &weights {
+        let n = GAMES as f64;
+        let p = w as f64 / total as f64;
+        let chosen = moves.iter().filter(|m| *m == mv).count() as f64;
+        let allowed = 5.0 * (n * p * (1.0 - p)).sqrt() + 1.0;
+        assert!(
+            (chosen - n * p).abs() <= allowed,
+            "{mv}: chosen {chosen} times of {GAMES}, expected {:.1} (weight {w} of {total})",
+            n * p
+        );
+    }
 }
 
 #[test]
 fn book_file_swaps_books_at_run_time() {
-    let dir = std::env::temp_dir().join(format!("kiln-book-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("swap");
     let good = dir.join("good.txt");
     std::fs::write(&good, "a3 a6 b3 b6\n").unwrap();
     let bad = dir.join("bad.txt");
@@ -276,25 +479,199 @@ fn book_file_swaps_books_at_run_time() {
 
 #[test]
 fn kiln_book_lists_moves_and_weights() {
+    let text = openings_txt();
+    let expected = Expected::from_text(&text);
+    let prefix = in_book_prefix(&text, 3);
     let out = Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(["book", "e4", "e5", "Nf3"])
+        .arg("book")
+        .args(&prefix)
         .output()
         .unwrap();
+    assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
-    assert_eq!(
-        lines.next(),
-        Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
-    );
-    let moves: Vec<&str> = lines
-        .map(|l| l.split_whitespace().next().unwrap())
+    let prefix: Vec<&str> = prefix.iter().map(String::as_str).collect();
+    let pos = play(&prefix);
+    assert_eq!(lines.next(), Some(pos.to_fen().as_str()));
+    // "<san> <uci> weight <n> (<percent>)" per move.
+    let listed: BTreeMap<u16, (String, u32)> = lines
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(words[2], "weight", "{l}");
+            let mv = pos.parse_uci_move(words[1], false).unwrap();
+            (mv.bits(), (words[0].to_string(), words[3].parse().unwrap()))
+        })
         .collect();
-    assert!(moves.contains(&"Nc6") && moves.contains(&"Nf6"), "{text}");
+    let wanted: BTreeMap<u16, (String, u32)> = expected
+        .at(&pos)
+        .into_iter()
+        .map(|(bits, w)| (bits, (pos.to_san(Move::from_bits(bits)), w)))
+        .collect();
+    assert!(!wanted.is_empty());
+    assert_eq!(listed, wanted, "{text}");
+
     let bad = Command::new(env!("CARGO_BIN_EXE_kiln"))
         .args(["book", "e4", "Ke2"])
         .output()
         .unwrap();
     assert!(!bad.status.success());
+}
+
+#[test]
+fn from_file_names_the_file_and_the_line() {
+    let dir = temp_dir("errors");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "a3 a6\nb3 b6 Bb2 Bb7 Bxh8\n").unwrap();
+    let e = Book::from_file(&bad).unwrap_err();
+    match &e {
+        BookError::Line {
+            file: Some(file),
+            line: 2,
+            problem: LineProblem::BadMove { token, played, .. },
+        } => {
+            assert_eq!(file, &bad);
+            assert_eq!(token, "Bxh8");
+            assert_eq!(played, &["b3", "b6", "Bb2", "Bb7"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}:2: illegal move 'Bxh8' after 'b3 b6 Bb2 Bb7'",
+            bad.display()
+        )
+    );
+
+    let missing = dir.join("missing.txt");
+    match Book::from_file(&missing).unwrap_err() {
+        BookError::CannotRead { path, error } => {
+            assert_eq!(path, missing);
+            assert_eq!(error.kind(), std::io::ErrorKind::NotFound);
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let good = dir.join("good.txt");
+    std::fs::write(&good, "a3 a6 b3 b6\n").unwrap();
+    assert_eq!(Book::from_file(&good).unwrap().len(), 4);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn from_file_refuses_a_directory() {
+    let dir = temp_dir("directory");
+    let e = Book::from_file(&dir).unwrap_err();
+    assert!(
+        matches!(&e, BookError::NotARegularFile { path } if *path == dir),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "cannot read book file '{}': not a regular file",
+            dir.display()
+        )
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Makes a FIFO at `path` with mkfifo(1).
+#[cfg(unix)]
+fn mkfifo(path: &std::path::Path) {
+    let status = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// Lets a reader blocked on opening `fifo` go: a writer opens and closes it.
+/// On a thread of its own, as that open blocks until there is a reader.
+#[cfg(unix)]
+fn release(fifo: &std::path::Path) {
+    let fifo = fifo.to_path_buf();
+    std::thread::spawn(move || std::fs::OpenOptions::new().write(true).open(fifo));
+}
+
+#[cfg(unix)]
+#[test]
+fn from_file_refuses_a_fifo_without_blocking() {
+    let dir = temp_dir("fifo");
+    let fifo = dir.join("book.fifo");
+    mkfifo(&fifo);
+    let link = dir.join("link.txt");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    for path in [&fifo, &link] {
+        // Opening a FIFO for reading blocks until a writer comes; run the
+        // call on a thread so that a regression fails here instead of hanging.
+        let (tx, rx) = mpsc::channel();
+        let thread_path = path.clone();
+        std::thread::spawn(move || tx.send(Book::from_file(&thread_path)).ok());
+        match rx.recv_timeout(Duration::from_secs(10)) {
+            Ok(Err(BookError::NotARegularFile { path: p })) => assert_eq!(&p, path),
+            Ok(other) => panic!("{}: {other:?}", path.display()),
+            Err(_) => {
+                release(&fifo);
+                panic!("Book::from_file({}) blocked", path.display());
+            }
+        }
+    }
+    // A symlink to a regular file is followed.
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "a3 a6\n").unwrap();
+    let link = dir.join("book-link.txt");
+    std::os::unix::fs::symlink(&book, &link).unwrap();
+    assert_eq!(Book::from_file(&link).unwrap().len(), 2);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[cfg(unix)]
+#[test]
+fn uci_book_file_on_a_fifo_does_not_block_the_input_thread() {
+    let dir = temp_dir("uci-fifo");
+    let fifo = dir.join("book.fifo");
+    mkfifo(&fifo);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    writeln!(stdin, "setoption name BookFile value {}", fifo.display()).unwrap();
+    writeln!(stdin, "isready").unwrap();
+    stdin.flush().unwrap();
+    let mut seen = Vec::new();
+    let answered = loop {
+        match rx.recv_timeout(Duration::from_secs(10)) {
+            Ok(line) if line == "readyok" => break true,
+            Ok(line) => seen.push(line),
+            Err(_) => break false,
+        }
+    };
+    if !answered {
+        release(&fifo);
+        child.kill().ok();
+    }
+    writeln!(stdin, "quit").ok();
+    drop(stdin);
+    child.wait().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(answered, "no readyok after BookFile on a FIFO: {seen:?}");
+    let error = format!(
+        "info string error: cannot read book file '{}': not a regular file",
+        fifo.display()
+    );
+    assert!(seen.contains(&error), "{seen:?}");
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! Perft against published counts. The full suites from `../shared/data`
-//! are `#[ignore]`d (minutes): `cargo test --release -- --ignored`.
+//! Perft against published counts. The full suites in `tests/data/` are
+//! `#[ignore]`d (about a minute in release):
+//! `cargo test --release --test perft -- --ignored`.
 
 use kiln::chess::perft::perft;
 use kiln::chess::Position;
@@ -77,7 +78,7 @@ fn en_passant_and_castling_corners() {
 /// Runs every line of an EPD perft suite up to `max_nodes` per entry.
 fn run_suite(name: &str, max_nodes: u64) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
+        .join("tests/data")
         .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut checked = 0;
@@ -102,13 +103,13 @@ fn run_suite(name: &str, max_nodes: u64) {
 }
 
 #[test]
-#[ignore = "minutes: the 170-position suite"]
+#[ignore = "slow (tens of seconds in release): the 170-position suite"]
 fn shared_perft_suite() {
     run_suite("perft.epd", 200_000_000);
 }
 
 #[test]
-#[ignore = "minutes: the 960-position Chess960 suite"]
+#[ignore = "slow (tens of seconds in release): the 960-position Chess960 suite"]
 fn shared_chess960_perft_suite() {
     run_suite("frcperft.epd", 20_000_000);
 }

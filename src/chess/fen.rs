@@ -1,6 +1,7 @@
 //! FEN in and out. Castling fields may be standard (`KQkq`), X-FEN (`KQkq`
 //! meaning the outermost rook) or Shredder-FEN (rook files, `HAha`). Every
-//! rejection is a `FenError` with a reason.
+//! rejection is a `FenError` saying which field is wrong and why; parsing
+//! never prints and never panics.
 
 use super::attacks::pawn_attacks;
 use super::bitboard::Bitboard;
@@ -10,21 +11,170 @@ use super::square::Square;
 use std::fmt;
 use std::str::FromStr;
 
-/// Why a FEN was rejected.
+/// Why a FEN was rejected. Ranks are numbered 1..=8 as on the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FenError(pub String);
+pub enum FenError {
+    /// Fewer than 4 whitespace-separated fields.
+    TooFewFields { found: usize },
+    /// More than 6 whitespace-separated fields.
+    TooManyFields { found: usize },
+
+    // Piece placement (field 1).
+    /// The placement does not have exactly 8 `/`-separated ranks.
+    RankCount { found: usize },
+    /// An empty-square digit outside 1..=8 (`0` or `9`).
+    BadEmptyCount { rank: u8, digit: char },
+    /// A character that is neither a digit nor a piece letter.
+    UnknownPiece { rank: u8, found: char },
+    /// A rank describes more than 8 squares.
+    RankOverflow { rank: u8 },
+    /// A rank describes fewer than 8 squares.
+    RankTooShort { rank: u8, squares: u8 },
+
+    // Material (checked once the side to move is known).
+    /// A side does not have exactly one king.
+    KingCount { color: Color, found: u32 },
+    /// A side has more than 8 pawns.
+    TooManyPawns { color: Color, found: u32 },
+    /// A side has more than 16 pieces.
+    TooManyPieces { color: Color, found: u32 },
+    /// A pawn stands on the first or last rank (the lowest such square).
+    PawnOnBackRank { square: Square },
+
+    /// The side-to-move field (field 2) is not `w` or `b`.
+    BadSideToMove { found: String },
+
+    // Castling (field 3).
+    /// A character that is not `KQkq`, a file letter or `-`.
+    UnknownCastlingChar { found: char },
+    /// A file-letter right whose king is not on its back rank, or which
+    /// names the king's own file.
+    CastlingKingMismatch { right: char },
+    /// No rook of that colour stands where the right says.
+    CastlingNoRook { right: char },
+    /// The same right (colour and side) is given twice.
+    CastlingRepeated { right: char },
+
+    // En passant (field 4).
+    /// Not `-` and not a square name.
+    BadEnPassantSquare { found: String },
+    /// A square that is not on the 6th rank (White to move) or 3rd (Black).
+    EnPassantWrongRank { square: Square },
+    /// No enemy pawn just made a double step past the square.
+    EnPassantWithoutDoubleStep { square: Square },
+
+    // Clocks (fields 5 and 6).
+    /// The halfmove clock is not a number in 0..=65535.
+    BadHalfmoveClock { found: String },
+    /// The fullmove number is not a number in 0..=65535.
+    BadFullmoveNumber { found: String },
+
+    // The position as a whole.
+    /// The side that has just moved is in check.
+    SideNotToMoveInCheck,
+    /// The side to move is in check from more than two pieces.
+    TooManyCheckers { found: u32 },
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid FEN: {}", self.0)
+        f.write_str("invalid FEN: ")?;
+        match self {
+            FenError::TooFewFields { found } => {
+                write!(f, "expected at least 4 fields, found {found}")
+            }
+            FenError::TooManyFields { found } => {
+                write!(f, "expected at most 6 fields, found {found}")
+            }
+            FenError::RankCount { found } => {
+                write!(f, "the board needs 8 ranks, found {found}")
+            }
+            FenError::BadEmptyCount { rank, digit } => {
+                write!(f, "bad empty-square count '{digit}' on rank {rank}")
+            }
+            FenError::UnknownPiece { rank, found } => {
+                write!(f, "unknown piece '{found}' on rank {rank}")
+            }
+            FenError::RankOverflow { rank } => {
+                write!(f, "rank {rank} has more than 8 squares")
+            }
+            FenError::RankTooShort { rank, squares } => {
+                write!(f, "rank {rank} has {squares} squares, not 8")
+            }
+            FenError::KingCount { color, found } => write!(
+                f,
+                "{} must have exactly one king, found {found}",
+                color_name(*color)
+            ),
+            FenError::TooManyPawns { color, found } => write!(
+                f,
+                "{} has more than 8 pawns (found {found})",
+                color_name(*color)
+            ),
+            FenError::TooManyPieces { color, found } => write!(
+                f,
+                "{} has more than 16 pieces (found {found})",
+                color_name(*color)
+            ),
+            FenError::PawnOnBackRank { square } => {
+                write!(
+                    f,
+                    "pawn on {square}: pawns cannot stand on the first or last rank"
+                )
+            }
+            FenError::BadSideToMove { found } => {
+                write!(f, "side to move must be 'w' or 'b', found '{found}'")
+            }
+            FenError::UnknownCastlingChar { found } => {
+                write!(f, "unknown castling character '{found}'")
+            }
+            FenError::CastlingKingMismatch { right } => {
+                write!(
+                    f,
+                    "castling right '{right}' does not match the king's square"
+                )
+            }
+            FenError::CastlingNoRook { right } => {
+                write!(f, "castling right '{right}' has no rook to castle with")
+            }
+            FenError::CastlingRepeated { right } => {
+                write!(f, "castling right '{right}' given twice")
+            }
+            FenError::BadEnPassantSquare { found } => {
+                write!(f, "bad en-passant square '{found}'")
+            }
+            FenError::EnPassantWrongRank { square } => {
+                write!(f, "en-passant square {square} is on the wrong rank")
+            }
+            FenError::EnPassantWithoutDoubleStep { square } => {
+                write!(
+                    f,
+                    "en-passant square {square} does not follow a double pawn step"
+                )
+            }
+            FenError::BadHalfmoveClock { found } => {
+                write!(f, "bad halfmove clock '{found}' (expected 0 to 65535)")
+            }
+            FenError::BadFullmoveNumber { found } => {
+                write!(f, "bad fullmove number '{found}' (expected 0 to 65535)")
+            }
+            FenError::SideNotToMoveInCheck => f.write_str("the side not to move is in check"),
+            FenError::TooManyCheckers { found } => write!(
+                f,
+                "the side to move is in check from {found} pieces (at most two are possible)"
+            ),
+        }
     }
 }
 
 impl std::error::Error for FenError {}
-
-fn fail<T>(reason: impl Into<String>) -> Result<T, FenError> {
-    Err(FenError(reason.into()))
-}
 
 impl FromStr for Position {
     type Err = FenError;
@@ -38,44 +188,53 @@ impl Position {
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 4 {
-            return fail(format!(
-                "expected at least 4 fields, found {}",
-                fields.len()
-            ));
+            return Err(FenError::TooFewFields {
+                found: fields.len(),
+            });
         }
         if fields.len() > 6 {
-            return fail(format!("expected at most 6 fields, found {}", fields.len()));
+            return Err(FenError::TooManyFields {
+                found: fields.len(),
+            });
         }
         let mut pos = Position::empty();
         parse_board(&mut pos, fields[0])?;
         pos.side = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            other => return fail(format!("side to move must be 'w' or 'b', found '{other}'")),
+            other => {
+                return Err(FenError::BadSideToMove {
+                    found: other.to_string(),
+                })
+            }
         };
         validate_material(&pos)?;
         pos.castling = parse_castling(&pos, fields[2])?;
         pos.en_passant = parse_en_passant(&pos, fields[3])?;
         pos.halfmove_clock = match fields.get(4) {
-            Some(t) => t
-                .parse()
-                .map_err(|_| FenError(format!("bad halfmove clock '{t}'")))?,
+            Some(t) => t.parse().map_err(|_| FenError::BadHalfmoveClock {
+                found: t.to_string(),
+            })?,
             None => 0,
         };
         pos.fullmove_number = match fields.get(5) {
             Some(t) => t
                 .parse::<u16>()
-                .map_err(|_| FenError(format!("bad fullmove number '{t}'")))?
+                .map_err(|_| FenError::BadFullmoveNumber {
+                    found: t.to_string(),
+                })?
                 .max(1),
             None => 1,
         };
         if pos.is_attacked(pos.king(!pos.side), pos.side, pos.occupied()) {
-            return fail("the side not to move is in check");
+            return Err(FenError::SideNotToMoveInCheck);
         }
         pos.key = pos.compute_key();
         pos.update_check_info();
         if pos.checkers.count() > 2 {
-            return fail("the side to move is in check from more than two pieces");
+            return Err(FenError::TooManyCheckers {
+                found: pos.checkers.count(),
+            });
         }
         Ok(pos)
     }
@@ -156,33 +315,43 @@ impl Position {
 fn parse_board(pos: &mut Position, board: &str) -> Result<(), FenError> {
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 8 {
-        return fail(format!("the board needs 8 ranks, found {}", ranks.len()));
+        return Err(FenError::RankCount { found: ranks.len() });
     }
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = 7 - i as u8;
+        let rank_no = rank + 1;
         let mut file = 0u8;
         for c in rank_text.chars() {
             if let Some(d) = c.to_digit(10) {
                 if !(1..=8).contains(&d) {
-                    return fail(format!("bad empty-square count '{c}' on rank {}", rank + 1));
+                    return Err(FenError::BadEmptyCount {
+                        rank: rank_no,
+                        digit: c,
+                    });
                 }
                 file += d as u8;
             } else {
                 let Some(piece) = Piece::from_char(c) else {
-                    return fail(format!("unknown piece '{c}' on rank {}", rank + 1));
+                    return Err(FenError::UnknownPiece {
+                        rank: rank_no,
+                        found: c,
+                    });
                 };
                 if file >= 8 {
-                    return fail(format!("rank {} has more than 8 squares", rank + 1));
+                    return Err(FenError::RankOverflow { rank: rank_no });
                 }
                 pos.put_piece(piece, Square::from_file_rank(file, rank));
                 file += 1;
             }
             if file > 8 {
-                return fail(format!("rank {} has more than 8 squares", rank + 1));
+                return Err(FenError::RankOverflow { rank: rank_no });
             }
         }
         if file != 8 {
-            return fail(format!("rank {} has {} squares, not 8", rank + 1, file));
+            return Err(FenError::RankTooShort {
+                rank: rank_no,
+                squares: file,
+            });
         }
     }
     Ok(())
@@ -190,24 +359,33 @@ fn parse_board(pos: &mut Position, board: &str) -> Result<(), FenError> {
 
 fn validate_material(pos: &Position) -> Result<(), FenError> {
     for color in [Color::White, Color::Black] {
-        let name = if color == Color::White {
-            "White"
-        } else {
-            "Black"
-        };
         let kings = pos.pieces_of(color, Kind::King).count();
         if kings != 1 {
-            return fail(format!("{name} must have exactly one king, found {kings}"));
+            return Err(FenError::KingCount {
+                color,
+                found: kings,
+            });
         }
-        if pos.pieces_of(color, Kind::Pawn).count() > 8 {
-            return fail(format!("{name} has more than 8 pawns"));
+        let pawns = pos.pieces_of(color, Kind::Pawn).count();
+        if pawns > 8 {
+            return Err(FenError::TooManyPawns {
+                color,
+                found: pawns,
+            });
         }
-        if pos.colored(color).count() > 16 {
-            return fail(format!("{name} has more than 16 pieces"));
+        let pieces = pos.colored(color).count();
+        if pieces > 16 {
+            return Err(FenError::TooManyPieces {
+                color,
+                found: pieces,
+            });
         }
     }
-    if (pos.pieces(Kind::Pawn) & (Bitboard::RANK_1 | Bitboard::RANK_8)).any() {
-        return fail("pawns on the first or last rank");
+    let misplaced = pos.pieces(Kind::Pawn) & (Bitboard::RANK_1 | Bitboard::RANK_8);
+    if misplaced.any() {
+        return Err(FenError::PawnOnBackRank {
+            square: misplaced.first(),
+        });
     }
     Ok(())
 }
@@ -253,20 +431,18 @@ fn parse_castling(pos: &Position, field: &str) -> Result<CastlingRights, FenErro
             f @ 'a'..='h' => {
                 let sq = Square::from_file_rank(f as u8 - b'a', back);
                 if king.rank() != back || sq.file() == king.file() {
-                    return fail(format!(
-                        "castling right '{c}' does not match the king's square"
-                    ));
+                    return Err(FenError::CastlingKingMismatch { right: c });
                 }
                 let is_rook = pos.piece_at(sq) == Some(Piece::new(color, Kind::Rook));
                 (sq.file() < king.file(), is_rook.then_some(sq))
             }
-            _ => return fail(format!("unknown castling character '{c}'")),
+            _ => return Err(FenError::UnknownCastlingChar { found: c }),
         };
         let Some(rook) = rook else {
-            return fail(format!("castling right '{c}' has no rook to castle with"));
+            return Err(FenError::CastlingNoRook { right: c });
         };
         if rights.rook(color, long).is_some() {
-            return fail(format!("castling right '{c}' given twice"));
+            return Err(FenError::CastlingRepeated { right: c });
         }
         rights.set(color, long, Some(rook));
     }
@@ -280,9 +456,9 @@ fn parse_en_passant(pos: &Position, field: &str) -> Result<u8, FenError> {
     if field == "-" {
         return Ok(64);
     }
-    let sq: Square = field
-        .parse()
-        .map_err(|_| FenError(format!("bad en-passant square '{field}'")))?;
+    let sq: Square = field.parse().map_err(|_| FenError::BadEnPassantSquare {
+        found: field.to_string(),
+    })?;
     let us = pos.side;
     let (ep_rank, pawn_rank, from_rank) = if us == Color::White {
         (5, 4, 6)
@@ -290,7 +466,7 @@ fn parse_en_passant(pos: &Position, field: &str) -> Result<u8, FenError> {
         (2, 3, 1)
     };
     if sq.rank() != ep_rank {
-        return fail(format!("en-passant square {sq} is on the wrong rank"));
+        return Err(FenError::EnPassantWrongRank { square: sq });
     }
     let pawn = Square::from_file_rank(sq.file(), pawn_rank);
     let origin = Square::from_file_rank(sq.file(), from_rank);
@@ -298,9 +474,7 @@ fn parse_en_passant(pos: &Position, field: &str) -> Result<u8, FenError> {
         || pos.piece_at(sq).is_some()
         || pos.piece_at(origin).is_some()
     {
-        return fail(format!(
-            "en-passant square {sq} does not follow a double pawn step"
-        ));
+        return Err(FenError::EnPassantWithoutDoubleStep { square: sq });
     }
     let ready = (pawn_attacks(!us, sq) & pos.pieces_of(us, Kind::Pawn)).any();
     Ok(if ready { sq.index() as u8 } else { 64 })

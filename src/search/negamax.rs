@@ -12,6 +12,7 @@ use super::tt::Bound;
 use super::MAX_PLY;
 use crate::chess::{Move, Position};
 use crate::eval::evaluate;
+use crate::tables::lmr::lmr_reduction;
 
 impl Searcher<'_> {
     /// The value of `pos` (at `ply` ≥ 1 from the root) within (`alpha`,
@@ -287,10 +288,4 @@ impl Searcher<'_> {
         );
         best_score
     }
-}
-
-/// Provisional: replaced by the generated table (src/tables/lmr.rs).
-#[inline]
-fn lmr_reduction(depth: i32, moves: usize) -> i32 {
-    (0.8 + (depth.max(1) as f32).ln() * (moves.max(1) as f32).ln() / 2.3) as i32
 }
