@@ -40,6 +40,11 @@ impl Searcher<'_> {
             return self.quiescence(pos, alpha, beta, ply);
         }
 
+        // A stopped search visits no more nodes (a re-search after a
+        // stopped child would otherwise count one).
+        if self.stopped {
+            return 0;
+        }
         self.nodes += 1;
         self.pv_len[ply] = 0;
         self.seldepth = self.seldepth.max(ply);

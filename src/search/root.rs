@@ -92,6 +92,9 @@ impl Searcher<'_> {
         first: usize,
     ) -> i32 {
         self.nodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
         self.frames[0].static_eval = if pos.in_check() {
             -INFINITY
         } else {

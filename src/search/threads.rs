@@ -181,3 +181,49 @@ fn wait_for_release(signals: &Signals) {
         std::thread::sleep(Duration::from_millis(1));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn search_nodes(fen: &str, threads: usize, nodes: u64) -> SearchResult {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let mut req = SearchRequest::new(Position::from_fen(fen).unwrap(), limits);
+        req.threads = threads;
+        let tt = TranspositionTable::new(4);
+        let signals = Signals::default();
+        signals.reset(false, false);
+        search(&req, &tt, &signals, &mut Vec::new(), &|_| {})
+    }
+
+    #[test]
+    fn a_node_limit_holds_for_all_threads_together() {
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        for threads in [1, 2, 3] {
+            for limit in [3_000, 20_000] {
+                let result = search_nodes(kiwipete, threads, limit);
+                // Each thread may see the limit one node late.
+                assert!(
+                    (limit..limit + threads as u64).contains(&result.nodes),
+                    "{threads} threads, limit {limit}: {} nodes",
+                    result.nodes
+                );
+                assert!(!result.best.is_null());
+            }
+        }
+    }
+
+    #[test]
+    fn no_legal_move_reports_mate_or_stalemate() {
+        let mated = search_nodes("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", 1, 1000);
+        assert_eq!(
+            (mated.best, mated.score, mated.depth),
+            (Move::NULL, -MATE, 0)
+        );
+        let stalemate = search_nodes("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 1, 1000);
+        assert_eq!((stalemate.best, stalemate.score), (Move::NULL, 0));
+    }
+}
