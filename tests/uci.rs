@@ -296,11 +296,7 @@ fn go_limits_each_give_a_legal_bestmove() {
             assert!(best == "d2d4" || best == "b1c3", "{best}");
         }
         if go.contains("nodes") {
-            let last_info = lines
-                .iter()
-                .filter(|l| l.starts_with("info depth"))
-                .last()
-                .unwrap();
+            let last_info = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
             let nodes: u64 = last_info
                 .split_whitespace()
                 .skip_while(|w| *w != "nodes")
@@ -463,11 +459,7 @@ fn mates_are_found_and_scored() {
         e.send(&format!("position fen {fen}"));
         e.send("go depth 12");
         let (best, lines) = e.bestmove(60);
-        let last = lines
-            .iter()
-            .filter(|l| l.starts_with("info depth"))
-            .last()
-            .unwrap();
+        let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
         assert!(
             last.contains(&format!("score mate {mate} ")),
             "{fen}: {last}"
@@ -494,11 +486,7 @@ fn mates_are_found_and_scored() {
     e.send("go depth 6");
     let (best, lines) = e.bestmove(30);
     assert_eq!(best, "a8b8");
-    let last = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth"))
-        .last()
-        .unwrap();
+    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
     assert!(last.contains("score mate -1 "), "{last}");
     // Mated in two: every Black move allows a mate in at most two, and the
     // best defence lasts exactly two.
@@ -506,11 +494,7 @@ fn mates_are_found_and_scored() {
     e.send("position fen 1k6/8/1K6/8/8/8/8/7R b - - 0 1");
     e.send("go depth 10");
     let (_, lines) = e.bestmove(30);
-    let last = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth"))
-        .last()
-        .unwrap();
+    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
     assert!(last.contains("score mate -2 "), "{last}");
 }
 
@@ -542,22 +526,14 @@ fn threefold_repetition_is_a_draw() {
     e.send("position fen 7k/8/8/8/8/8/6q1/K7 w - - 0 1 moves a1b1 g2f2 b1a1 f2g2 a1b1 g2f2 b1a1 f2g2 a1b1 g2f2");
     e.send("go depth 8");
     let (best, lines) = e.bestmove(30);
-    let last = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth"))
-        .last()
-        .unwrap();
+    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
     assert!(last.contains("score cp 0 "), "{last}");
     assert_eq!(best, "b1a1");
     // Without the history the same position is lost for White.
     e.send("position fen 7k/8/8/8/8/8/5q2/1K6 w - - 0 1");
     e.send("go depth 8");
     let (_, lines) = e.bestmove(30);
-    let last = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth"))
-        .last()
-        .unwrap();
+    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
     assert!(!last.contains("score cp 0 "), "{last}");
 }
 

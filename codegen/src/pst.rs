@@ -171,6 +171,9 @@ pub fn pack(mg: i32, eg: i32) -> i32 {
 /// `[piece][square]` with piece = colour * 6 + kind, a1 = 0: packed
 /// material + position from that piece's owner's point of view, signed so
 /// that White's pieces count positive and Black's negative.
+// `sq` indexes two output rows and, mirrored, two source tables: a range
+// loop says that more plainly than iterators would.
+#[allow(clippy::needless_range_loop)]
 pub fn packed_tables() -> [[i32; 64]; 12] {
     let mut out = [[0i32; 64]; 12];
     for kind in 0..6 {

@@ -11,6 +11,7 @@ use super::tt::{Bound, TranspositionTable};
 use super::MAX_DEPTH;
 use crate::chess::{Move, Position};
 use crate::eval::evaluate;
+use std::cmp::Reverse;
 use std::sync::atomic::Ordering;
 
 /// One root move with what the last iterations said about it.
@@ -182,8 +183,8 @@ impl Searcher<'_> {
                 // The lines chosen so far, best first (a later line can come
                 // out above an earlier one whose search failed low on it);
                 // the rest in score order for the next line.
-                self.root_moves[..=pv_index].sort_by(|a, b| b.score.cmp(&a.score));
-                self.root_moves[pv_index + 1..].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[..=pv_index].sort_by_key(|rm| Reverse(rm.score));
+                self.root_moves[pv_index + 1..].sort_by_key(|rm| Reverse(rm.score));
             }
             if self.stopped {
                 break;

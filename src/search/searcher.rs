@@ -110,12 +110,12 @@ impl<'a> Searcher<'a> {
             if self.is_main && self.limits.nodes.is_some_and(|limit| self.nodes >= limit) {
                 self.stopped = true;
             }
-            if self.nodes % NODE_BATCH == 0 {
+            if self.nodes.is_multiple_of(NODE_BATCH) {
                 self.signals.nodes.fetch_add(NODE_BATCH, Ordering::Relaxed);
             }
         }
         if self.is_main
-            && self.nodes % NODE_BATCH == 0
+            && self.nodes.is_multiple_of(NODE_BATCH)
             && self.clock_running()
             && self.time.hard_expired()
         {
