@@ -356,22 +356,6 @@ pub fn legal_moves(pos: &Position) -> MoveList {
     list
 }
 
-/// Captures and promotions only.
-#[inline]
-pub fn noisy_moves(pos: &Position) -> MoveList {
-    let mut list = MoveList::default();
-    generate::<MoveList, false, true>(pos, &mut list);
-    list
-}
-
-/// Non-captures, non-promotions (castling included).
-#[inline]
-pub fn quiet_moves(pos: &Position) -> MoveList {
-    let mut list = MoveList::default();
-    generate::<MoveList, true, false>(pos, &mut list);
-    list
-}
-
 /// The number of legal moves, without forming them.
 #[inline]
 pub fn count_legal_moves(pos: &Position) -> u64 {
