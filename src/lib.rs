@@ -6,6 +6,7 @@
 
 pub mod book;
 pub mod chess;
+pub mod datagen;
 pub mod eval;
 pub mod search;
 #[rustfmt::skip]

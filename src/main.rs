@@ -10,6 +10,7 @@ fn main() -> ExitCode {
         Some("perft") => perft(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("book") => book(&args[1..]),
+        Some("datagen") => datagen(&args[1..]),
         Some("--version") | Some("-V") => {
             println!(
                 "Kiln {} ({})",
@@ -19,7 +20,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench | book [moves...]]");
+            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] | book [moves...] | datagen [options] | datagen export <file>]");
             ExitCode::from(2)
         }
         None => {
@@ -103,4 +104,118 @@ fn perft(args: &[String]) -> ExitCode {
     let chess960 = pos.castling_is_chess960();
     kiln::tools::perft::run_divide(&pos, depth, chess960, &mut std::io::stdout());
     ExitCode::SUCCESS
+}
+
+const DATAGEN_USAGE: &str =
+    "usage: kiln datagen [--out FILE] [--threads N] [--nodes N] [--random-plies N] \
+[--book FILE.epd | --chess960] [--games N] [--positions N] [--seed N] [--hash MB]
+       kiln datagen export FILE [--all]   (FEN | score | result lines on stdout)";
+
+/// `kiln datagen ...`: self-play data; `kiln datagen export FILE`: text.
+fn datagen(args: &[String]) -> ExitCode {
+    use kiln::datagen::{self, format, Config, Starts};
+    if args.first().map(String::as_str) == Some("export") {
+        let Some(path) = args.get(1) else {
+            eprintln!("{DATAGEN_USAGE}");
+            return ExitCode::from(2);
+        };
+        let filter = if args.get(2).map(String::as_str) == Some("--all") {
+            format::SampleFilter::ALL
+        } else {
+            format::SampleFilter::default()
+        };
+        let file = match std::fs::File::open(path) {
+            Ok(f) => std::io::BufReader::new(f),
+            Err(e) => {
+                eprintln!("cannot read {path}: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        return match format::export_text(file, &filter, &mut out) {
+            Ok(n) => {
+                eprintln!("{n} positions");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    let mut config = Config::default();
+    let mut random_plies = None;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        let value = args.get(i + 1).map(String::as_str);
+        let number = value.and_then(|v| v.parse::<u64>().ok());
+        let ok = match (flag, value) {
+            ("--chess960", _) => {
+                config.starts = Starts::Chess960;
+                i += 1;
+                continue;
+            }
+            ("--out", Some(v)) => {
+                config.out = v.into();
+                true
+            }
+            ("--book", Some(v)) => match std::fs::read_to_string(v) {
+                Ok(text) => {
+                    let fens: Vec<String> = text
+                        .lines()
+                        .map(|l| l.split_whitespace().take(6).collect::<Vec<_>>().join(" "))
+                        .filter(|f| kiln::chess::Position::from_fen(f).is_ok())
+                        .collect();
+                    if fens.is_empty() {
+                        eprintln!("{v}: no valid FEN");
+                        return ExitCode::from(2);
+                    }
+                    config.starts = Starts::Book(fens);
+                    true
+                }
+                Err(e) => {
+                    eprintln!("cannot read {v}: {e}");
+                    return ExitCode::from(2);
+                }
+            },
+            ("--threads", _) => number
+                .map(|n| config.threads = n.clamp(1, 1024) as usize)
+                .is_some(),
+            ("--nodes", _) => number.map(|n| config.soft_nodes = n.max(1)).is_some(),
+            ("--random-plies", _) => number
+                .map(|n| random_plies = Some(n.min(200) as usize))
+                .is_some(),
+            ("--games", _) => number.map(|n| config.games = Some(n)).is_some(),
+            ("--positions", _) => number.map(|n| config.positions = Some(n)).is_some(),
+            ("--seed", _) => number.map(|n| config.seed = n).is_some(),
+            ("--hash", _) => number
+                .map(|n| config.hash_mb = n.clamp(1, 65_536) as usize)
+                .is_some(),
+            _ => false,
+        };
+        if !ok {
+            eprintln!("bad argument '{flag}'\n{DATAGEN_USAGE}");
+            return ExitCode::from(2);
+        }
+        i += 2;
+    }
+    // EPD starts are already played into; random plies default to none there.
+    config.random_plies = random_plies.unwrap_or(match config.starts {
+        Starts::Book(_) => 0,
+        _ => 8,
+    });
+    match datagen::run(&config, &mut std::io::stderr()) {
+        Ok(summary) => {
+            eprintln!(
+                "wrote {} games, {} positions",
+                summary.games, summary.positions
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("datagen: {}: {e}", config.out.display());
+            ExitCode::from(1)
+        }
+    }
 }

@@ -253,6 +253,13 @@ impl Searcher<'_> {
                 return true;
             }
         }
+        if req
+            .limits
+            .soft_nodes
+            .is_some_and(|soft| self.total_nodes() >= soft)
+        {
+            return true;
+        }
         if self.root_moves.len() == 1 && self.time.is_timed() && depth >= FORCED_MOVE_DEPTH {
             return true; // a forced move: don't spend the clock on it
         }
@@ -263,6 +270,11 @@ impl Searcher<'_> {
             }
         }
         false
+    }
+
+    /// All threads' nodes as far as this thread knows.
+    fn total_nodes(&self) -> u64 {
+        self.signals.nodes.load(Ordering::Relaxed).max(self.nodes)
     }
 
     fn report_line(
@@ -282,7 +294,7 @@ impl Searcher<'_> {
             multipv: pv_index + 1,
             score: rm.score,
             bound: rm.bound,
-            nodes: self.signals.nodes.load(Ordering::Relaxed).max(self.nodes),
+            nodes: self.total_nodes(),
             time_ms: self.time.elapsed_ms(),
             hashfull: self.tt.hashfull(),
             pv: legal_prefix(&req.root, &rm.pv),

@@ -20,6 +20,9 @@ pub struct Limits {
     pub movestogo: Option<u64>,
     pub depth: Option<i32>,
     pub nodes: Option<u64>,
+    /// No new iteration once this many nodes are searched (data generation:
+    /// a budget that still ends on a completed iteration).
+    pub soft_nodes: Option<u64>,
     pub mate: Option<i32>,
     pub movetime: Option<u64>,
     pub infinite: bool,

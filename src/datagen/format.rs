@@ -1,0 +1,623 @@
+//! The self-play data format: whole games, about 4 bytes a position.
+//!
+//! A file is a header, then game records back to back, all little-endian:
+//!
+//! ```text
+//! header   8 bytes  b"KILNGAME"
+//!          2 bytes  format version (u16), currently 1
+//! record   8 bytes  occupancy of the start position (u64, bit i = square i, a1 = 0)
+//!          n/2      one nibble per occupied square in ascending square order,
+//!                   low nibble first: piece index (White P N B R Q K = 0..5,
+//!                   Black = 6..11); a last odd nibble is padded with 0
+//!          1 byte   side to move (0 White, 1 Black)
+//!          4 bytes  castling rook squares: White short, White long, Black
+//!                   short, Black long (0..63, or 255 = no right); Chess960-safe
+//!          1 byte   en-passant square (0..63, or 255)
+//!          1 byte   half-move clock (saturating at 255)
+//!          2 bytes  full-move number (u16)
+//!          2 bytes  ply count N (u16)
+//!          N × 4    per ply: the move played (u16, Kiln's move encoding:
+//!                   from | to << 6 | kind << 12, castling = king takes rook)
+//!                   and the search score of the position before it, White's
+//!                   point of view (i16, centipawns; |score| > 31,000 = mate)
+//!          1 byte   result: 0 Black won, 1 draw, 2 White won
+//! ```
+//!
+//! Writers append whole records with one `write_all`; readers stop at a
+//! trailing partial record, and `repair` cuts it off before appending.
+
+use crate::chess::{Color, FenError, Move, Piece, Position, Square};
+use std::fmt;
+use std::io::{self, Read, Write};
+
+/// The first bytes of every data file.
+pub const MAGIC: &[u8; 8] = b"KILNGAME";
+/// The version this code writes and reads.
+pub const VERSION: u16 = 1;
+/// Header length in bytes.
+pub const HEADER_LEN: usize = 10;
+const NO_SQUARE: u8 = 255;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    BlackWin = 0,
+    Draw = 1,
+    WhiteWin = 2,
+}
+
+impl GameResult {
+    /// 1 for a White win, 0.5 for a draw, 0 for a Black win.
+    pub fn white_score(self) -> f32 {
+        self as u8 as f32 / 2.0
+    }
+
+    fn from_byte(b: u8) -> Option<GameResult> {
+        match b {
+            0 => Some(GameResult::BlackWin),
+            1 => Some(GameResult::Draw),
+            2 => Some(GameResult::WhiteWin),
+            _ => None,
+        }
+    }
+}
+
+/// One ply of a recorded game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ply {
+    pub mv: Move,
+    /// The search score before the move, White's point of view.
+    pub score: i16,
+}
+
+/// A recorded game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub start: Position,
+    pub plies: Vec<Ply>,
+    pub result: GameResult,
+}
+
+/// What can be wrong with a data file.
+#[derive(Debug)]
+pub enum DataError {
+    Io(io::Error),
+    /// The file does not start with `KILNGAME`.
+    NotAGameFile,
+    /// A version this build cannot read.
+    UnsupportedVersion(u16),
+    /// Record `game` (0-based) has a start position that is not legal.
+    BadStart {
+        game: u64,
+        error: FenError,
+    },
+    /// Record `game` has a move that is not legal at `ply`.
+    IllegalMove {
+        game: u64,
+        ply: usize,
+    },
+    /// Record `game` has a result byte that is not 0, 1 or 2.
+    BadResult {
+        game: u64,
+        byte: u8,
+    },
+}
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DataError::Io(e) => write!(f, "{e}"),
+            DataError::NotAGameFile => write!(f, "not a Kiln game file (no KILNGAME header)"),
+            DataError::UnsupportedVersion(v) => {
+                write!(f, "format version {v} (this build reads {VERSION})")
+            }
+            DataError::BadStart { game, error } => {
+                write!(f, "game {game}: start position: {error}")
+            }
+            DataError::IllegalMove { game, ply } => {
+                write!(f, "game {game}: illegal move at ply {ply}")
+            }
+            DataError::BadResult { game, byte } => write!(f, "game {game}: result byte {byte}"),
+        }
+    }
+}
+
+impl std::error::Error for DataError {}
+
+impl From<io::Error> for DataError {
+    fn from(e: io::Error) -> Self {
+        DataError::Io(e)
+    }
+}
+
+/// Writes the file header.
+pub fn write_header(out: &mut impl Write) -> io::Result<()> {
+    out.write_all(MAGIC)?;
+    out.write_all(&VERSION.to_le_bytes())
+}
+
+/// Checks the header; returns the version.
+pub fn read_header(input: &mut impl Read) -> Result<u16, DataError> {
+    let mut header = [0u8; HEADER_LEN];
+    input.read_exact(&mut header).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => DataError::NotAGameFile,
+        _ => DataError::Io(e),
+    })?;
+    if &header[..8] != MAGIC {
+        return Err(DataError::NotAGameFile);
+    }
+    let version = u16::from_le_bytes([header[8], header[9]]);
+    if version != VERSION {
+        return Err(DataError::UnsupportedVersion(version));
+    }
+    Ok(version)
+}
+
+/// The start position's bytes (see the module doc).
+fn encode_position(pos: &Position, out: &mut Vec<u8>) {
+    out.extend_from_slice(&pos.occupied().0.to_le_bytes());
+    let mut nibbles = Vec::with_capacity(32);
+    for sq in pos.occupied() {
+        nibbles.push(pos.piece_at(sq).map_or(0, |p| p.index() as u8));
+    }
+    for pair in nibbles.chunks(2) {
+        out.push(pair[0] | pair.get(1).map_or(0, |n| n << 4));
+    }
+    out.push((pos.side_to_move() == Color::Black) as u8);
+    for color in [Color::White, Color::Black] {
+        for long in [false, true] {
+            out.push(
+                pos.castling()
+                    .rook(color, long)
+                    .map_or(NO_SQUARE, |sq| sq.index() as u8),
+            );
+        }
+    }
+    out.push(pos.en_passant().map_or(NO_SQUARE, |sq| sq.index() as u8));
+    out.push(pos.halfmove_clock().min(255) as u8);
+    out.extend_from_slice(&pos.fullmove_number().to_le_bytes());
+}
+
+/// A game's record bytes.
+pub fn encode_game(game: &Game) -> Vec<u8> {
+    let mut out = Vec::with_capacity(40 + 4 * game.plies.len());
+    encode_position(&game.start, &mut out);
+    out.extend_from_slice(&(game.plies.len() as u16).to_le_bytes());
+    for ply in &game.plies {
+        out.extend_from_slice(&ply.mv.bits().to_le_bytes());
+        out.extend_from_slice(&ply.score.to_le_bytes());
+    }
+    out.push(game.result as u8);
+    out
+}
+
+/// Reads games one by one from a data stream (after its header).
+pub struct GameReader<R: Read> {
+    input: R,
+    games: u64,
+    /// Bytes of complete records read so far (after the header).
+    complete_bytes: u64,
+}
+
+/// A reader that ran out of bytes in the middle of a record.
+struct Truncated;
+
+impl<R: Read> GameReader<R> {
+    /// Checks the header and reads from the first record on.
+    pub fn new(mut input: R) -> Result<GameReader<R>, DataError> {
+        read_header(&mut input)?;
+        Ok(GameReader {
+            input,
+            games: 0,
+            complete_bytes: 0,
+        })
+    }
+
+    /// Bytes of the complete records read so far (a trailing partial
+    /// record is not counted).
+    pub fn complete_bytes(&self) -> u64 {
+        self.complete_bytes
+    }
+
+    fn bytes<const N: usize>(
+        &mut self,
+        read: &mut u64,
+    ) -> Result<Result<[u8; N], Truncated>, DataError> {
+        let mut buf = [0u8; N];
+        match self.input.read_exact(&mut buf) {
+            Ok(()) => {
+                *read += N as u64;
+                Ok(Ok(buf))
+            }
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(Err(Truncated)),
+            Err(e) => Err(DataError::Io(e)),
+        }
+    }
+
+    /// The next whole game; `None` at the end (or at a trailing partial record).
+    fn read_game(&mut self) -> Result<Option<Game>, DataError> {
+        let game = self.games;
+        let mut read = 0u64;
+        macro_rules! take {
+            ($n:expr) => {
+                match self.bytes::<$n>(&mut read)? {
+                    Ok(b) => b,
+                    Err(Truncated) => return Ok(None),
+                }
+            };
+        }
+        let occupancy = u64::from_le_bytes(take!(8));
+        let count = occupancy.count_ones() as usize;
+        let mut nibbles = Vec::with_capacity(count);
+        for _ in 0..count.div_ceil(2) {
+            let [b] = take!(1);
+            nibbles.push(b & 15);
+            nibbles.push(b >> 4);
+        }
+        let [side, ws, wl, bs, bl, ep, halfmove] = take!(7);
+        let fullmove = u16::from_le_bytes(take!(2));
+        let plies = u16::from_le_bytes(take!(2)) as usize;
+        let mut moves = Vec::with_capacity(plies);
+        for _ in 0..plies {
+            let [m0, m1, s0, s1] = take!(4);
+            moves.push(Ply {
+                mv: Move::from_bits(u16::from_le_bytes([m0, m1])),
+                score: i16::from_le_bytes([s0, s1]),
+            });
+        }
+        let [result] = take!(1);
+        let fen = start_fen(
+            occupancy,
+            &nibbles,
+            side,
+            [ws, wl, bs, bl],
+            ep,
+            halfmove,
+            fullmove,
+        );
+        let start =
+            Position::from_fen(&fen).map_err(|error| DataError::BadStart { game, error })?;
+        let result =
+            GameResult::from_byte(result).ok_or(DataError::BadResult { game, byte: result })?;
+        self.games += 1;
+        self.complete_bytes += read;
+        Ok(Some(Game {
+            start,
+            plies: moves,
+            result,
+        }))
+    }
+}
+
+impl<R: Read> Iterator for GameReader<R> {
+    type Item = Result<Game, DataError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.read_game().transpose()
+    }
+}
+
+/// The FEN of a decoded start position (castling as Shredder-FEN files, so
+/// Chess960 rights survive).
+fn start_fen(
+    occupancy: u64,
+    nibbles: &[u8],
+    side: u8,
+    castling: [u8; 4],
+    ep: u8,
+    halfmove: u8,
+    fullmove: u16,
+) -> String {
+    let mut board = [None; 64];
+    for (sq, &nibble) in crate::chess::Bitboard(occupancy).zip(nibbles) {
+        board[sq.index()] = Some(nibble);
+    }
+    let mut fen = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                Some(code) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    // Codes 12..15 are invalid: '?' makes the FEN parser reject them.
+                    fen.push(piece_char(code).unwrap_or('?'));
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen.push_str(if side == 1 { " b " } else { " w " });
+    let mut rights = String::new();
+    for (i, &rook) in castling.iter().enumerate() {
+        if rook < 64 {
+            let letter = (b'a' + rook % 8) as char;
+            rights.push(if i < 2 {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            });
+        }
+    }
+    fen.push_str(if rights.is_empty() { "-" } else { &rights });
+    match ep {
+        0..=63 => fen.push_str(&format!(" {}", Square::new(ep))),
+        _ => fen.push_str(" -"),
+    }
+    fen.push_str(&format!(" {halfmove} {fullmove}"));
+    fen
+}
+
+fn piece_char(code: u8) -> Option<char> {
+    let letters = "PNBRQKpnbrqk";
+    letters
+        .chars()
+        .nth(code as usize)
+        .and_then(Piece::from_char)
+        .map(|p| p.to_char())
+}
+
+/// One training sample: a position, its search score and the game's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub position: Position,
+    /// White's point of view.
+    pub score: i16,
+    pub result: GameResult,
+    /// Plies since the recorded start.
+    pub ply: usize,
+}
+
+/// Which positions of a game become samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SampleFilter {
+    /// Positions where the side to move is in check.
+    pub skip_in_check: bool,
+    /// Positions whose played (best) move is a capture or promotion: the
+    /// static evaluation of such a position is not what the search saw.
+    pub skip_noisy_best: bool,
+    /// Positions with a mate score.
+    pub skip_mate_scores: bool,
+    /// Positions in the first plies after the recorded start.
+    pub min_ply: usize,
+}
+
+impl Default for SampleFilter {
+    /// The filter a tuner wants: quiet positions with ordinary scores after
+    /// the first 8 plies.
+    fn default() -> Self {
+        SampleFilter {
+            skip_in_check: true,
+            skip_noisy_best: true,
+            skip_mate_scores: true,
+            min_ply: 8,
+        }
+    }
+}
+
+/// Scores beyond this are mate scores.
+const MATE_SCORE_BOUND: i16 = 31_000;
+
+impl SampleFilter {
+    /// Keeps every position.
+    pub const ALL: SampleFilter = SampleFilter {
+        skip_in_check: false,
+        skip_noisy_best: false,
+        skip_mate_scores: false,
+        min_ply: 0,
+    };
+}
+
+impl Game {
+    /// Replays the game, checking every move, and returns the positions the
+    /// filter keeps.
+    pub fn samples(
+        &self,
+        filter: &SampleFilter,
+        game_index: u64,
+    ) -> Result<Vec<Sample>, DataError> {
+        let mut pos = self.start;
+        let mut out = Vec::new();
+        for (ply, step) in self.plies.iter().enumerate() {
+            if !pos.is_legal(step.mv) {
+                return Err(DataError::IllegalMove {
+                    game: game_index,
+                    ply,
+                });
+            }
+            let skip = (filter.skip_in_check && pos.in_check())
+                || (filter.skip_noisy_best && pos.is_noisy(step.mv))
+                || (filter.skip_mate_scores && step.score.unsigned_abs() > MATE_SCORE_BOUND as u16)
+                || ply < filter.min_ply;
+            if !skip {
+                out.push(Sample {
+                    position: pos,
+                    score: step.score,
+                    result: self.result,
+                    ply,
+                });
+            }
+            pos.make_move(step.mv);
+        }
+        Ok(out)
+    }
+}
+
+/// Writes `FEN | score | result` lines (score White's view in centipawns,
+/// result 1.0 / 0.5 / 0.0 for White) for every sample the filter keeps.
+/// Returns the number of lines.
+pub fn export_text(
+    input: impl Read,
+    filter: &SampleFilter,
+    out: &mut impl Write,
+) -> Result<u64, DataError> {
+    let mut lines = 0;
+    for (index, game) in GameReader::new(input)?.enumerate() {
+        for sample in game?.samples(filter, index as u64)? {
+            writeln!(
+                out,
+                "{} | {} | {:.1}",
+                sample.position.to_fen(),
+                sample.score,
+                sample.result.white_score()
+            )?;
+            lines += 1;
+        }
+    }
+    Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game_from(fen: &str, moves: &[&str], chess960: bool) -> Game {
+        let start = Position::from_fen(fen).unwrap();
+        let mut pos = start;
+        let mut plies = Vec::new();
+        for (i, text) in moves.iter().enumerate() {
+            let mv = pos.parse_uci_move(text, chess960).unwrap();
+            plies.push(Ply {
+                mv,
+                score: (i as i16 - 3) * 17,
+            });
+            pos.make_move(mv);
+        }
+        Game {
+            start,
+            plies,
+            result: GameResult::Draw,
+        }
+    }
+
+    #[test]
+    fn records_round_trip_including_chess960_castling_and_en_passant() {
+        let games = [
+            game_from(
+                Position::STARTPOS_FEN,
+                &["e2e4", "c7c5", "e4e5", "d7d5", "e5d6"],
+                false,
+            ),
+            game_from(
+                "1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1",
+                &["g1h1", "g8h8"],
+                true,
+            ),
+            game_from(
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+                &["e5f6"],
+                false,
+            ),
+            game_from("8/8/8/8/8/8/8/K1k5 w - - 0 1", &[], false),
+        ];
+        let mut bytes = Vec::new();
+        write_header(&mut bytes).unwrap();
+        for game in &games {
+            bytes.extend(encode_game(game));
+        }
+        let read: Vec<Game> = GameReader::new(&bytes[..])
+            .unwrap()
+            .map(|g| g.unwrap())
+            .collect();
+        assert_eq!(read.len(), games.len());
+        for (a, b) in games.iter().zip(&read) {
+            assert_eq!(a.start.to_fen(), b.start.to_fen());
+            assert_eq!(a.start.key(), b.start.key());
+            assert_eq!(a.plies, b.plies);
+            assert_eq!(a.result, b.result);
+            assert_eq!(
+                a.samples(&SampleFilter::ALL, 0).unwrap().len(),
+                a.plies.len()
+            );
+        }
+        // About 4 bytes a position plus a fixed start.
+        assert_eq!(encode_game(&games[0]).len(), 8 + 16 + 9 + 2 + 5 * 4 + 1);
+    }
+
+    #[test]
+    fn a_trailing_partial_record_is_ignored_and_measured() {
+        let game = game_from(Position::STARTPOS_FEN, &["e2e4", "e7e5"], false);
+        let mut bytes = Vec::new();
+        write_header(&mut bytes).unwrap();
+        bytes.extend(encode_game(&game));
+        let whole = bytes.len();
+        bytes.extend(&encode_game(&game)[..20]);
+        let mut reader = GameReader::new(&bytes[..]).unwrap();
+        assert!(reader.next().unwrap().is_ok());
+        assert!(reader.next().is_none());
+        assert_eq!(reader.complete_bytes() as usize + HEADER_LEN, whole);
+    }
+
+    #[test]
+    fn bad_files_are_reported() {
+        assert!(matches!(
+            GameReader::new(&b"NOTAGAME\x01\x00"[..]),
+            Err(DataError::NotAGameFile)
+        ));
+        assert!(matches!(
+            GameReader::new(&b"KILNGAME\x09\x00"[..]),
+            Err(DataError::UnsupportedVersion(9))
+        ));
+        let mut game = game_from(Position::STARTPOS_FEN, &["e2e4"], false);
+        game.plies[0].mv = Move::from_bits(0x0FFF);
+        let mut bytes = Vec::new();
+        write_header(&mut bytes).unwrap();
+        bytes.extend(encode_game(&game));
+        let read = GameReader::new(&bytes[..])
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        assert!(matches!(
+            read.samples(&SampleFilter::ALL, 0),
+            Err(DataError::IllegalMove { ply: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn filters_drop_checks_noisy_moves_mates_and_early_plies() {
+        // 1. e4 d5 2. exd5 (noisy) Qxd5 (noisy) 3. Nc3 Qe5+ 4. Be2 (in check)
+        let mut game = game_from(
+            Position::STARTPOS_FEN,
+            &["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5e5", "f1e2"],
+            false,
+        );
+        game.plies[1].score = 32_000 - 5;
+        let kept: Vec<usize> = game
+            .samples(
+                &SampleFilter {
+                    min_ply: 1,
+                    ..SampleFilter::default()
+                },
+                0,
+            )
+            .unwrap()
+            .iter()
+            .map(|s| s.ply)
+            .collect();
+        assert_eq!(kept, vec![4, 5]);
+        let mut text = Vec::new();
+        let mut bytes = Vec::new();
+        write_header(&mut bytes).unwrap();
+        bytes.extend(encode_game(&game));
+        assert_eq!(
+            export_text(&bytes[..], &SampleFilter::ALL, &mut text).unwrap(),
+            7
+        );
+        let first = String::from_utf8(text)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_string();
+        assert_eq!(first, format!("{} | -51 | 0.5", Position::STARTPOS_FEN));
+    }
+}

@@ -1,0 +1,506 @@
+//! `kiln datagen`: self-play games for tuning and training, written in the
+//! compact format of `format`. Each thread plays its own games (own table,
+//! own seed) at a soft node limit per move and appends whole records to one
+//! file, so an interrupted run resumes where it stopped.
+
+pub mod format;
+
+use crate::chess::{legal_moves, Color, Position};
+use crate::eval::insufficient_material;
+use crate::search::history::History;
+use crate::search::time::Limits;
+use crate::search::tt::TranspositionTable;
+use crate::search::{search, SearchRequest, Signals};
+use format::{encode_game, write_header, DataError, Game, GameReader, GameResult, Ply, HEADER_LEN};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufReader, Seek, SeekFrom, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Adjudication: a game is won once this many consecutive plies score at
+/// least `WIN_ADJUDICATION_SCORE` for the same side (White's view)...
+pub const WIN_ADJUDICATION_PLIES: usize = 6;
+pub const WIN_ADJUDICATION_SCORE: i32 = 1_000;
+/// ...and drawn once, after `DRAW_ADJUDICATION_MIN_PLY` plies, this many
+/// consecutive plies score within ±`DRAW_ADJUDICATION_SCORE`.
+pub const DRAW_ADJUDICATION_MIN_PLY: usize = 80;
+pub const DRAW_ADJUDICATION_PLIES: usize = 12;
+pub const DRAW_ADJUDICATION_SCORE: i32 = 10;
+/// A game this long is a draw.
+pub const MAX_GAME_PLIES: usize = 400;
+/// Starts whose first search scores beyond this are thrown away (decided).
+pub const MAX_START_SCORE: i32 = 400;
+/// The hard node limit per move is the soft one times this.
+pub const HARD_NODES_FACTOR: u64 = 8;
+/// How often progress goes to stderr.
+const PROGRESS_INTERVAL: Duration = Duration::from_secs(5);
+
+/// Where the starting positions come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Starts {
+    /// The standard start position.
+    Standard,
+    /// A random one of the 960 Chess960 starts.
+    Chess960,
+    /// A random line of an EPD file (the first four or six fields are a FEN).
+    Book(Vec<String>),
+}
+
+/// What `kiln datagen` was asked for.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub out: PathBuf,
+    pub threads: usize,
+    /// Soft node limit per move: no new iteration past it.
+    pub soft_nodes: u64,
+    /// Random legal plies played from the start before the game is recorded.
+    pub random_plies: usize,
+    pub starts: Starts,
+    /// Stop after this many games / positions (`None`: until killed).
+    pub games: Option<u64>,
+    pub positions: Option<u64>,
+    pub seed: u64,
+    pub hash_mb: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            out: PathBuf::from("data/selfplay.kgame"),
+            threads: 1,
+            soft_nodes: 5_000,
+            random_plies: 8,
+            starts: Starts::Standard,
+            games: None,
+            positions: None,
+            seed: time_seed(),
+            hash_mb: 8,
+        }
+    }
+}
+
+/// A seed that differs from run to run.
+pub fn time_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0x2545_F491_4F6C_DD1D, |d| d.as_nanos() as u64)
+}
+
+/// Counts of what a run wrote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub games: u64,
+    pub positions: u64,
+}
+
+/// A small, fast, seedable generator (SplitMix64) for opening moves.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+}
+
+/// The back rank of Chess960 start number `n` (0..960, Scharnagl numbering).
+pub fn chess960_back_rank(n: usize) -> [char; 8] {
+    let mut rank = [' '; 8];
+    let mut n = n % 960;
+    rank[(n % 4) * 2 + 1] = 'b';
+    n /= 4;
+    rank[(n % 4) * 2] = 'b';
+    n /= 4;
+    let place = |rank: &mut [char; 8], nth_empty: usize, piece: char| {
+        let sq = (0..8)
+            .filter(|&i| rank[i] == ' ')
+            .nth(nth_empty)
+            .expect("a free square");
+        rank[sq] = piece;
+    };
+    place(&mut rank, n % 6, 'q');
+    n /= 6;
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
+    let (first, second) = KNIGHTS[n];
+    // Place the later knight first so the earlier index still counts the same squares.
+    place(&mut rank, second, 'n');
+    place(&mut rank, first, 'n');
+    for piece in ['r', 'k', 'r'] {
+        place(&mut rank, 0, piece);
+    }
+    rank
+}
+
+/// The FEN of Chess960 start `n`, castling rights as Shredder-FEN files.
+pub fn chess960_fen(n: usize) -> String {
+    let rank = chess960_back_rank(n);
+    let black: String = rank.iter().collect();
+    let white = black.to_ascii_uppercase();
+    let rooks: Vec<char> = (0..8)
+        .filter(|&i| rank[i] == 'r')
+        .map(|i| (b'a' + i as u8) as char)
+        .collect();
+    let castling = format!(
+        "{}{}{}{}",
+        rooks[1].to_ascii_uppercase(),
+        rooks[0].to_ascii_uppercase(),
+        rooks[1],
+        rooks[0]
+    );
+    format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1")
+}
+
+/// A start position: the configured start plus random legal plies, or
+/// `None` when the random plies ran into the end of the game.
+fn random_start(config: &Config, rng: &mut Rng) -> Option<Position> {
+    let mut pos = match &config.starts {
+        Starts::Standard => Position::startpos(),
+        Starts::Chess960 => Position::from_fen(&chess960_fen(rng.below(960))).ok()?,
+        Starts::Book(fens) => Position::from_fen(&fens[rng.below(fens.len())]).ok()?,
+    };
+    for _ in 0..config.random_plies {
+        let moves = legal_moves(&pos);
+        if moves.is_empty() {
+            return None;
+        }
+        let mv = moves.iter().nth(rng.below(moves.len()))?;
+        pos.make_move(mv);
+    }
+    (!legal_moves(&pos).is_empty()).then_some(pos)
+}
+
+/// The result the rules give, if the game is over: checkmate, stalemate,
+/// the fifty-move rule, threefold repetition, dead material.
+fn rules_result(pos: &Position, earlier_keys: &[u64]) -> Option<GameResult> {
+    if legal_moves(pos).is_empty() {
+        return Some(if !pos.in_check() {
+            GameResult::Draw
+        } else if pos.side_to_move() == Color::White {
+            GameResult::BlackWin
+        } else {
+            GameResult::WhiteWin
+        });
+    }
+    let window = (pos.halfmove_clock() as usize).min(earlier_keys.len());
+    let repeats = earlier_keys[earlier_keys.len() - window..]
+        .iter()
+        .filter(|&&k| k == pos.key())
+        .count();
+    if pos.halfmove_clock() >= 100 || repeats >= 2 || insufficient_material(pos) {
+        return Some(GameResult::Draw);
+    }
+    None
+}
+
+/// Adjudication on the recorded scores (White's view), if it applies.
+fn adjudicate(plies: &[Ply]) -> Option<GameResult> {
+    let last = |n: usize| plies.iter().rev().take(n).map(|p| p.score as i32);
+    if plies.len() >= WIN_ADJUDICATION_PLIES {
+        if last(WIN_ADJUDICATION_PLIES).all(|s| s >= WIN_ADJUDICATION_SCORE) {
+            return Some(GameResult::WhiteWin);
+        }
+        if last(WIN_ADJUDICATION_PLIES).all(|s| s <= -WIN_ADJUDICATION_SCORE) {
+            return Some(GameResult::BlackWin);
+        }
+    }
+    if plies.len() >= DRAW_ADJUDICATION_MIN_PLY
+        && last(DRAW_ADJUDICATION_PLIES).all(|s| s.abs() <= DRAW_ADJUDICATION_SCORE)
+    {
+        return Some(GameResult::Draw);
+    }
+    None
+}
+
+/// One thread's engine: table, histories and flags reused from game to game.
+struct Player {
+    tt: TranspositionTable,
+    histories: Vec<History>,
+    signals: Signals,
+    soft_nodes: u64,
+}
+
+impl Player {
+    /// Searches `pos` (with the game's earlier keys for repetitions):
+    /// best move and score for the side to move.
+    fn think(&mut self, pos: &Position, keys: &[u64]) -> (crate::chess::Move, i32) {
+        let limits = Limits {
+            soft_nodes: Some(self.soft_nodes),
+            nodes: Some(self.soft_nodes * HARD_NODES_FACTOR),
+            ..Limits::default()
+        };
+        let mut req = SearchRequest::new(*pos, limits);
+        req.game_keys = keys.to_vec();
+        self.signals.reset(false, false);
+        let result = search(&req, &self.tt, &self.signals, &mut self.histories, &|_| {});
+        (result.best, result.score)
+    }
+
+    /// Plays one game from a random start; `None` when the start was rejected.
+    fn play(&mut self, config: &Config, rng: &mut Rng) -> Option<Game> {
+        let start = random_start(config, rng)?;
+        self.tt.clear();
+        for h in &mut self.histories {
+            h.clear();
+        }
+        let mut pos = start;
+        let mut keys = Vec::new();
+        let mut plies = Vec::new();
+        let result = loop {
+            if let Some(result) = rules_result(&pos, &keys) {
+                break result;
+            }
+            if plies.len() >= MAX_GAME_PLIES {
+                break GameResult::Draw;
+            }
+            let (best, score) = self.think(&pos, &keys);
+            if plies.is_empty() && score.abs() > MAX_START_SCORE {
+                return None;
+            }
+            let white_score = score * pos.side_to_move().sign();
+            plies.push(Ply {
+                mv: best,
+                score: white_score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            });
+            keys.push(pos.key());
+            pos.make_move(best);
+            if let Some(result) = adjudicate(&plies) {
+                break result;
+            }
+        };
+        Some(Game {
+            start,
+            plies,
+            result,
+        })
+    }
+}
+
+/// Opens `path` for appending: writes the header to a new file, checks it
+/// on an existing one and cuts off a trailing partial record.
+pub fn open_for_append(path: &std::path::Path) -> Result<(File, Summary), DataError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    let length = file.metadata()?.len();
+    let mut summary = Summary::default();
+    if length == 0 {
+        write_header(&mut file)?;
+    } else {
+        let mut reader = GameReader::new(BufReader::new(&mut file))?;
+        for game in reader.by_ref() {
+            summary.games += 1;
+            summary.positions += game?.plies.len() as u64;
+        }
+        let whole = HEADER_LEN as u64 + reader.complete_bytes();
+        if whole < length {
+            file.set_len(whole)?;
+        }
+    }
+    file.seek(SeekFrom::End(0))?;
+    Ok((file, summary))
+}
+
+/// Runs `kiln datagen`: plays until the game or position count is reached
+/// (or forever), printing progress to `progress`. Returns what this run wrote.
+pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataError> {
+    let (file, existing) = open_for_append(&config.out)?;
+    let _ = writeln!(
+        progress,
+        "datagen: {} ({} games, {} positions already), {} threads, {} soft nodes, {} random plies, seed {}",
+        config.out.display(),
+        existing.games,
+        existing.positions,
+        config.threads,
+        config.soft_nodes,
+        config.random_plies,
+        config.seed
+    );
+    let file = Mutex::new(file);
+    let games = AtomicU64::new(0);
+    let positions = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let failure: Mutex<Option<io::Error>> = Mutex::new(None);
+    let start = Instant::now();
+    let done = || {
+        config
+            .games
+            .is_some_and(|n| games.load(Ordering::Relaxed) >= n)
+            || config
+                .positions
+                .is_some_and(|n| positions.load(Ordering::Relaxed) >= n)
+    };
+    std::thread::scope(|scope| {
+        for thread in 0..config.threads.max(1) {
+            let (file, games, positions, stop, failure) =
+                (&file, &games, &positions, &stop, &failure);
+            scope.spawn(move || {
+                let mut rng =
+                    Rng::new(config.seed ^ (thread as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
+                let mut player = Player {
+                    tt: TranspositionTable::new(config.hash_mb),
+                    histories: vec![History::default()],
+                    signals: Signals::default(),
+                    soft_nodes: config.soft_nodes,
+                };
+                while !stop.load(Ordering::Relaxed) {
+                    let Some(game) = player.play(config, &mut rng) else {
+                        continue;
+                    };
+                    let record = encode_game(&game);
+                    let mut out = file.lock().unwrap_or_else(|e| e.into_inner());
+                    if stop.load(Ordering::Relaxed) && done() {
+                        break;
+                    }
+                    // One write of a whole record: a crash leaves at most a
+                    // partial tail, which the next run cuts off.
+                    if let Err(e) = out.write_all(&record) {
+                        *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    games.fetch_add(1, Ordering::Relaxed);
+                    positions.fetch_add(game.plies.len() as u64, Ordering::Relaxed);
+                    drop(out);
+                    if done() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+        let mut last_report = Instant::now();
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(50));
+            if last_report.elapsed() >= PROGRESS_INTERVAL {
+                last_report = Instant::now();
+                report_progress(progress, &games, &positions, start);
+            }
+        }
+    });
+    report_progress(progress, &games, &positions, start);
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(DataError::Io(e));
+    }
+    file.into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .flush()?;
+    Ok(Summary {
+        games: games.load(Ordering::Relaxed),
+        positions: positions.load(Ordering::Relaxed),
+    })
+}
+
+fn report_progress(
+    progress: &mut impl Write,
+    games: &AtomicU64,
+    positions: &AtomicU64,
+    start: Instant,
+) {
+    let secs = start.elapsed().as_secs_f64();
+    let n = positions.load(Ordering::Relaxed);
+    let _ = writeln!(
+        progress,
+        "games {} positions {} positions/s {:.0} elapsed {:.0} s",
+        games.load(Ordering::Relaxed),
+        n,
+        n as f64 / secs.max(1e-9),
+        secs
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chess960_starts_are_legal_and_all_different() {
+        let mut seen = std::collections::HashSet::new();
+        for n in 0..960 {
+            let fen = chess960_fen(n);
+            let pos = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{n}: {fen}: {e}"));
+            assert!(seen.insert(chess960_back_rank(n)), "{n} repeats");
+            assert!(legal_moves(&pos).len() >= 18, "{fen}");
+        }
+        // Number 518 is the standard arrangement.
+        assert_eq!(
+            chess960_back_rank(518).iter().collect::<String>(),
+            "rnbqkbnr"
+        );
+    }
+
+    #[test]
+    fn adjudication_follows_its_thresholds() {
+        let plies = |scores: &[i16]| -> Vec<Ply> {
+            scores
+                .iter()
+                .map(|&score| Ply {
+                    mv: crate::chess::Move::NULL,
+                    score,
+                })
+                .collect()
+        };
+        assert_eq!(
+            adjudicate(&plies(&[1000; WIN_ADJUDICATION_PLIES])),
+            Some(GameResult::WhiteWin)
+        );
+        assert_eq!(
+            adjudicate(&plies(&[-1200; WIN_ADJUDICATION_PLIES])),
+            Some(GameResult::BlackWin)
+        );
+        assert_eq!(
+            adjudicate(&plies(&[1000, 1000, 999, 1000, 1000, 1000])),
+            None
+        );
+        let mut quiet = vec![50i16; DRAW_ADJUDICATION_MIN_PLY - DRAW_ADJUDICATION_PLIES];
+        quiet.extend([5i16; DRAW_ADJUDICATION_PLIES]);
+        assert_eq!(adjudicate(&plies(&quiet)), Some(GameResult::Draw));
+        assert_eq!(adjudicate(&plies(&quiet[1..])), None);
+    }
+
+    #[test]
+    fn rules_end_games() {
+        let mated = Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        assert_eq!(rules_result(&mated, &[]), Some(GameResult::WhiteWin));
+        let stalemate = Position::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        assert_eq!(rules_result(&stalemate, &[]), Some(GameResult::Draw));
+        let bare = Position::from_fen("7k/8/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        assert_eq!(rules_result(&bare, &[]), Some(GameResult::Draw));
+        let pos = Position::from_fen("7k/8/6K1/8/8/8/8/R7 b - - 4 30").unwrap();
+        assert_eq!(
+            rules_result(&pos, &[pos.key(), 1, pos.key(), 2]),
+            Some(GameResult::Draw)
+        );
+        assert_eq!(rules_result(&pos, &[pos.key(), 1, 2, 3]), None);
+    }
+}
