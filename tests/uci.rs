@@ -3,142 +3,13 @@
 //! what only a whole session shows. `KILN_ENGINE=/path/to/kiln` runs them
 //! against another build (e.g. to see a new test fail on the old one).
 
+mod common;
+
+use common::{assert_legal, engine_path, errors, Engine};
 use kiln::chess::Position;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::io::Write;
+use std::process::Command;
 use std::time::{Duration, Instant};
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(engine_path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("kiln starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut engine = Engine {
-            child,
-            stdin,
-            lines,
-        };
-        engine.send("setoption name OwnBook value false");
-        engine
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Reads lines until one satisfies `done`; returns all lines read.
-    fn until(&mut self, done: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let stop = done(&line);
-                    seen.push(line);
-                    if stop {
-                        return seen;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("timed out; saw {seen:#?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; saw {seen:#?}"),
-            }
-        }
-    }
-
-    fn bestmove(&mut self, timeout_secs: u64) -> (String, Vec<String>) {
-        let lines = self.until(
-            |l| l.starts_with("bestmove"),
-            Duration::from_secs(timeout_secs),
-        );
-        let best = lines
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_string();
-        (best, lines)
-    }
-
-    /// `isready` answered: everything before it has been handled.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        self.until(|l| l == "readyok", Duration::from_secs(20))
-    }
-
-    /// Nothing arrives for `ms` milliseconds.
-    fn silent_for(&mut self, ms: u64) -> bool {
-        matches!(
-            self.lines.recv_timeout(Duration::from_millis(ms)),
-            Err(RecvTimeoutError::Timeout)
-        )
-    }
-}
-
-/// The engine under test: this build, or `KILN_ENGINE`.
-fn engine_path() -> String {
-    std::env::var("KILN_ENGINE").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kiln").to_string())
-}
-
-impl Drop for Engine {
-    /// `quit`, and if the engine does not exit within two seconds (a failed
-    /// test may leave it blocked), kill it so the test run goes on.
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn assert_legal(fen: &str, moves: &[&str], best: &str) {
-    let mut pos = Position::from_fen(fen).unwrap();
-    for m in moves {
-        let mv = pos.parse_uci_move(m, false).unwrap();
-        pos.make_move(mv);
-    }
-    assert!(
-        pos.parse_uci_move(best, false).is_some(),
-        "bestmove {best} is illegal in {}",
-        pos.to_fen()
-    );
-}
-
-fn errors(lines: &[String]) -> Vec<&String> {
-    lines
-        .iter()
-        .filter(|l| l.starts_with("info string error"))
-        .collect()
-}
 
 #[test]
 fn handshake_lists_the_options() {
@@ -655,64 +526,6 @@ fn score_value(score: &str) -> i64 {
 }
 
 #[test]
-fn commands_right_after_bestmove_are_acted_on() {
-    // Once `bestmove` is out the search is over: a setoption or go sent at
-    // once must not be refused as "during a search".
-    // The race shows under load: keep the cores busy meanwhile.
-    let _load = Load::start(8);
-    let mut e = Engine::start();
-    for i in 0..300 {
-        e.send("position startpos moves e2e4 e7e5");
-        e.send("go nodes 1000");
-        e.bestmove(20);
-        e.send(&format!("setoption name Hash value {}", 16 + i % 2));
-        e.send("go nodes 1000");
-        let (_, lines) = e.bestmove(20);
-        let lines = [lines, e.sync()].concat();
-        assert!(errors(&lines).is_empty(), "try {i}: {lines:?}");
-        assert!(
-            !lines.iter().any(|l| l.contains("already running")),
-            "try {i}: {lines:?}"
-        );
-    }
-}
-
-/// Busy threads that keep the cores loaded until dropped.
-struct Load {
-    busy: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    threads: Vec<std::thread::JoinHandle<()>>,
-}
-
-impl Load {
-    fn start(threads: usize) -> Load {
-        let busy = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-        let threads = (0..threads)
-            .map(|_| {
-                let busy = busy.clone();
-                std::thread::spawn(move || {
-                    let mut x = 0u64;
-                    while busy.load(std::sync::atomic::Ordering::Relaxed) {
-                        x = std::hint::black_box(
-                            x.wrapping_mul(6364136223846793005).wrapping_add(1),
-                        );
-                    }
-                })
-            })
-            .collect();
-        Load { busy, threads }
-    }
-}
-
-impl Drop for Load {
-    fn drop(&mut self) {
-        self.busy.store(false, std::sync::atomic::Ordering::Relaxed);
-        for thread in self.threads.drain(..) {
-            let _ = thread.join();
-        }
-    }
-}
-
-#[test]
 fn multipv_lines_come_best_first_and_bestmove_is_line_one() {
     let mut e = Engine::start();
     e.send("setoption name MultiPV value 5");
@@ -827,9 +640,15 @@ fn echoed_input_is_escaped_and_cut() {
     line.push(b'\n');
     e.stdin.write_all(&line).unwrap();
     e.send("position startpos moves e2e4 \x01\x02");
+    // Errors that quote a field of their own input: a FEN field, a book path.
+    let long = "w".repeat(300);
+    e.send(&format!("position fen 8/8/8/8/8/8/8/K1k5 {long} - - 0 1"));
+    e.send(&format!(
+        "setoption name BookFile value /nonexistent/{long}"
+    ));
     let lines = e.sync();
     let errs = errors(&lines);
-    assert_eq!(errs.len(), 2, "{lines:?}");
+    assert_eq!(errs.len(), 4, "{lines:?}");
     for err in errs {
         assert!(err.len() < 300, "{} characters", err.len());
         assert!(!err.chars().any(|c| c.is_control()), "{err:?}");

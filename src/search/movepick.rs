@@ -4,6 +4,7 @@
 //! counter-move, quiet moves by history, then losing captures.
 
 use super::history::History;
+use super::params::MVV_VICTIM_FACTOR;
 use super::see::{see_ge, value};
 use crate::chess::movegen::{generate, MoveList, MAX_MOVES};
 use crate::chess::{Kind, Move, Position};
@@ -23,7 +24,7 @@ fn mvv_lva(pos: &Position, mv: Move) -> i32 {
     let attacker = pos
         .piece_at(mv.from())
         .map_or(0, |p| p.kind().index() as i32);
-    (victim + promo) * 8 - attacker
+    (victim + promo) * MVV_VICTIM_FACTOR - attacker
 }
 
 /// Scored moves of one node, handed out best first.

@@ -111,7 +111,7 @@ impl Searcher<'_> {
             {
                 let r = NMP_BASE
                     + depth / NMP_DEPTH_DIVISOR
-                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX_REDUCTION);
+                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_REDUCTION_MAX);
                 let mut next = *pos;
                 next.make_null_move();
                 self.frames[ply].played = Move::NULL;
@@ -144,7 +144,7 @@ impl Searcher<'_> {
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0usize;
-        let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
+        let mut quiets_tried = [Move::NULL; HISTORY_MALUS_MOVES];
         let mut quiet_count = 0;
         let mut skip_quiets = false;
         let side = pos.side_to_move();
@@ -215,12 +215,12 @@ impl Searcher<'_> {
                 let mut reduction = 0;
                 if depth >= LMR_MIN_DEPTH && moves_searched > 1 + pv_node as usize && is_quiet {
                     reduction = lmr_reduction(depth, moves_searched);
-                    reduction += cut_node as i32;
-                    reduction -= pv_node as i32;
-                    reduction += !improving as i32;
-                    reduction -= next.in_check() as i32;
+                    reduction += LMR_CUT_NODE_FACTOR * cut_node as i32;
+                    reduction -= LMR_PV_NODE_FACTOR * pv_node as i32;
+                    reduction += LMR_NOT_IMPROVING_FACTOR * !improving as i32;
+                    reduction -= LMR_GIVES_CHECK_FACTOR * next.in_check() as i32;
                     reduction -= (self.history.quiet_score(side, mv) / LMR_HISTORY_DIVISOR)
-                        .clamp(-LMR_HISTORY_MAX_ADJUSTMENT, LMR_HISTORY_MAX_ADJUSTMENT);
+                        .clamp(-LMR_HISTORY_ADJUSTMENT_MAX, LMR_HISTORY_ADJUSTMENT_MAX);
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(

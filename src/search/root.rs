@@ -170,7 +170,7 @@ impl Searcher<'_> {
         let mut stability = 0;
         let mut last_best = Move::NULL;
         // Helper threads start at staggered depths so they explore differently.
-        let start_depth = 1 + (thread_index % HELPER_DEPTH_STAGGER) as i32;
+        let start_depth = 1 + (thread_index % HELPER_START_DEPTH_COUNT) as i32;
         for depth in start_depth..=max_depth {
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
@@ -260,7 +260,7 @@ impl Searcher<'_> {
         {
             return true;
         }
-        if self.root_moves.len() == 1 && self.time.is_timed() && depth >= FORCED_MOVE_DEPTH {
+        if self.root_moves.len() == 1 && self.time.is_timed() && depth >= FORCED_MOVE_MIN_DEPTH {
             return true; // a forced move: don't spend the clock on it
         }
         if self.clock_running() {

@@ -4,12 +4,11 @@
 use crate::chess::attacks::{bishop_attacks, rook_attacks};
 use crate::chess::{Bitboard, Kind, Move, Position};
 
-/// Piece values for exchanges (pawn..king).
-pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
+use super::params::SEE_PIECE_VALUES;
 
 #[inline]
 pub fn value(kind: Kind) -> i32 {
-    SEE_VALUE[kind.index()]
+    SEE_PIECE_VALUES[kind.index()]
 }
 
 /// True when `mv`'s exchange balance is at least `threshold`.

@@ -2,15 +2,12 @@
 //! scaled by how stable the best move is) and a hard limit (stop at once),
 //! both from the clock, increment, moves to go and the move overhead.
 
+pub use super::params::DEFAULT_MOVE_OVERHEAD_MS;
 use super::params::{
-    DEFAULT_MOVES_TO_GO, HARD_LIMIT_FACTOR, INCREMENT_FACTOR, LAST_MOVE_CLOCK_SHARE,
-    MAX_CLOCK_SHARE, MAX_MOVES_TO_GO, SOFT_LIMIT_FACTOR,
+    HARD_LIMIT_FACTOR, INCREMENT_FACTOR, LAST_MOVE_CLOCK_SHARE, MAX_CLOCK_SHARE, PLANNED_MOVES,
+    PLANNED_MOVES_MAX, SOFT_LIMIT_FACTOR,
 };
 use std::time::Instant;
-
-/// Time kept back on every move for the GUI and the pipe (the UCI option
-/// `Move Overhead`'s default).
-pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 20;
 
 /// What `go` asked for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -67,8 +64,8 @@ impl TimeManager {
         let left = clock.saturating_sub(overhead_ms).max(1) as f64;
         let mtg = limits
             .movestogo
-            .unwrap_or(DEFAULT_MOVES_TO_GO)
-            .clamp(1, MAX_MOVES_TO_GO) as f64;
+            .unwrap_or(PLANNED_MOVES)
+            .clamp(1, PLANNED_MOVES_MAX) as f64;
         let ideal = left / mtg + inc as f64 * INCREMENT_FACTOR;
         let share = if mtg <= 1.0 {
             LAST_MOVE_CLOCK_SHARE

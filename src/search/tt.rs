@@ -3,6 +3,7 @@
 //! `key ^ data` beside `data`, so a torn write from a racing thread reads
 //! back as a miss instead of as a wrong hit.
 
+use super::params::{TT_AGE_DEPTH_FACTOR, TT_REPLACE_DEPTH_MARGIN};
 use crate::chess::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -149,7 +150,11 @@ impl TranspositionTable {
             let data = entry.data.load(Ordering::Relaxed);
             let (old, old_age) = unpack(data);
             if entry.check.load(Ordering::Relaxed) ^ data == key || data == 0 {
-                if data != 0 && bound != Bound::Exact && depth + 4 < old.depth && old_age == age {
+                if data != 0
+                    && bound != Bound::Exact
+                    && depth + TT_REPLACE_DEPTH_MARGIN < old.depth
+                    && old_age == age
+                {
                     return; // a much deeper result of this search is worth more
                 }
                 let mv = if mv.is_null() && data != 0 {
@@ -163,7 +168,7 @@ impl TranspositionTable {
                 return;
             }
             let staleness = (age.wrapping_sub(old_age) & 63) as i32;
-            let worth = old.depth - 8 * staleness;
+            let worth = old.depth - TT_AGE_DEPTH_FACTOR * staleness;
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = entry;

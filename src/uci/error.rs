@@ -1,8 +1,10 @@
 //! What can go wrong with a UCI command, as values. The parsers return these;
 //! `Engine` prints them in one place as `info string error: ...`.
 
+use crate::book::BookError;
 use crate::chess::FenError;
 use std::fmt;
+use std::sync::Arc;
 
 /// Longest piece of input echoed back in a message.
 const ECHO_MAX_CHARS: usize = 80;
@@ -29,6 +31,22 @@ pub fn echo_up_to(text: &str, max_chars: usize) -> String {
     }
     out
 }
+
+/// Messages that quote input fields of their own (a FEN's field, a book
+/// file's path and move) are cut at this length.
+const QUOTING_MESSAGE_MAX_CHARS: usize = 2 * ECHO_MAX_CHARS;
+
+/// A book that could not be loaded; shared so that `UciError` stays `Clone`.
+#[derive(Clone, Debug)]
+pub struct BookFailure(pub Arc<BookError>);
+
+impl PartialEq for BookFailure {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for BookFailure {}
 
 /// A rejected command, or a rejected part of one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,7 +78,7 @@ pub enum UciError {
     /// More hash than the machine has free.
     HashTooLarge { mb: i64, available_mb: u64 },
     /// The book named by `BookFile` could not be loaded.
-    Book(String),
+    Book(BookFailure),
     /// `position` without `startpos` or `fen <FEN>`.
     PositionSyntax,
     /// `position fen` with a FEN that does not describe a legal position.
@@ -111,12 +129,18 @@ impl fmt::Display for UciError {
                 f,
                 "Hash {mb} MB does not fit in the {available_mb} MB of free memory; Hash unchanged"
             ),
-            Book(message) => write!(f, "{message}"),
+            Book(BookFailure(e)) => {
+                write!(f, "{}", echo_up_to(&e.to_string(), QUOTING_MESSAGE_MAX_CHARS))
+            }
             PositionSyntax => write!(
                 f,
                 "position needs 'startpos' or 'fen <FEN>', then optionally 'moves ...'; position unchanged"
             ),
-            Fen(e) => write!(f, "{e}; position unchanged"),
+            Fen(e) => write!(
+                f,
+                "{}; position unchanged",
+                echo_up_to(&e.to_string(), QUOTING_MESSAGE_MAX_CHARS)
+            ),
             IllegalMove { text, fen } => write!(
                 f,
                 "illegal move '{}' in position {fen}; position unchanged",

@@ -23,8 +23,8 @@ use crate::search::history::History;
 use crate::search::tt::TranspositionTable;
 use crate::search::{search, SearchRequest, SearchResult, Signals};
 use crate::tools::perft::MAX_PERFT_DEPTH;
-pub use error::UciError;
-use options::{OptionValue, Options};
+pub use error::{BookFailure, UciError};
+use options::{OptionId, OptionValue, Options};
 use output::{format_error, format_info, format_score};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -243,13 +243,18 @@ impl Engine {
 
     fn cmd_setoption(&mut self, args: &[&str]) -> Result<(), UciError> {
         let (spec, value) = options::parse_setoption(args)?;
-        let changes_table = matches!(spec.name, "Hash" | "Clear Hash" | "Threads");
+        let changes_table = matches!(
+            spec.id,
+            OptionId::Hash | OptionId::ClearHash | OptionId::Threads
+        );
         if changes_table && self.searching() {
             return Err(UciError::OptionDuringSearch(spec.name));
         }
-        match (spec.name, &value) {
-            ("Hash", OptionValue::Spin(mb)) => {
-                if let Some(available_mb) = available_memory_mb() {
+        match (spec.id, &value) {
+            (OptionId::Hash, OptionValue::Spin(mb)) => {
+                // The current table is freed before the new one is made.
+                if let Some(free_mb) = available_memory_mb() {
+                    let available_mb = free_mb + self.tt.size_mb() as u64;
                     if *mb as u64 > available_mb * 9 / 10 {
                         return Err(UciError::HashTooLarge {
                             mb: *mb,
@@ -260,18 +265,19 @@ impl Engine {
                 self.options.set(spec, &value);
                 self.ensure_hash();
             }
-            ("Clear Hash", _) => {
+            (OptionId::ClearHash, _) => {
                 self.join_worker();
                 if let Some(tt) = Arc::get_mut(&mut self.tt) {
                     tt.clear();
                 }
             }
-            ("BookFile", OptionValue::Text(path)) => {
+            (OptionId::BookFile, OptionValue::Text(path)) => {
                 if path.is_empty() {
                     self.book = Book::embedded();
                     say("info string using the embedded book");
                 } else {
-                    let book = Book::from_file(path).map_err(|e| UciError::Book(e.to_string()))?;
+                    let book = Book::from_file(path)
+                        .map_err(|e| UciError::Book(BookFailure(Arc::new(e))))?;
                     say(&format!(
                         "info string loaded book '{}' with {} entries",
                         error::echo(path),

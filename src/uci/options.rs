@@ -22,9 +22,25 @@ pub enum OptionKind {
     },
 }
 
+/// Which option: the engine matches on this, never on the name's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionId {
+    Hash,
+    Threads,
+    MoveOverhead,
+    ClearHash,
+    Ponder,
+    MultiPv,
+    Chess960,
+    OwnBook,
+    BookDepth,
+    BookFile,
+}
+
 /// One option as `uci` lists it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionSpec {
+    pub id: OptionId,
     pub name: &'static str,
     pub kind: OptionKind,
 }
@@ -41,6 +57,7 @@ pub enum OptionValue {
 /// Every option Kiln has.
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
+        id: OptionId::Hash,
         name: "Hash",
         kind: OptionKind::Spin {
             default: 16,
@@ -49,6 +66,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: OptionId::Threads,
         name: "Threads",
         kind: OptionKind::Spin {
             default: 1,
@@ -57,6 +75,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: OptionId::MoveOverhead,
         name: "Move Overhead",
         kind: OptionKind::Spin {
             default: DEFAULT_MOVE_OVERHEAD_MS as i64,
@@ -65,14 +84,17 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: OptionId::ClearHash,
         name: "Clear Hash",
         kind: OptionKind::Button,
     },
     OptionSpec {
+        id: OptionId::Ponder,
         name: "Ponder",
         kind: OptionKind::Check { default: false },
     },
     OptionSpec {
+        id: OptionId::MultiPv,
         name: "MultiPV",
         kind: OptionKind::Spin {
             default: 1,
@@ -81,14 +103,17 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: OptionId::Chess960,
         name: "UCI_Chess960",
         kind: OptionKind::Check { default: false },
     },
     OptionSpec {
+        id: OptionId::OwnBook,
         name: "OwnBook",
         kind: OptionKind::Check { default: true },
     },
     OptionSpec {
+        id: OptionId::BookDepth,
         name: "BookDepth",
         kind: OptionKind::Spin {
             default: 24,
@@ -97,6 +122,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        id: OptionId::BookFile,
         name: "BookFile",
         kind: OptionKind::Text { default: "" },
     },
@@ -232,21 +258,30 @@ impl Default for Options {
 impl Options {
     /// Stores a value already checked against `spec` (buttons store nothing).
     pub fn set(&mut self, spec: &OptionSpec, value: &OptionValue) {
-        // Spin values are within their (small, positive) ranges.
-        match (spec.name, value) {
-            ("Hash", OptionValue::Spin(v)) => self.hash_mb = *v as usize,
-            ("Threads", OptionValue::Spin(v)) => self.threads = *v as usize,
-            ("Move Overhead", OptionValue::Spin(v)) => self.move_overhead_ms = *v as u64,
-            ("MultiPV", OptionValue::Spin(v)) => self.multipv = *v as usize,
-            ("BookDepth", OptionValue::Spin(v)) => self.book_depth = *v as u32,
-            ("Ponder", OptionValue::Check(b)) => self.ponder = *b,
-            ("UCI_Chess960", OptionValue::Check(b)) => self.chess960 = *b,
-            ("OwnBook", OptionValue::Check(b)) => self.own_book = *b,
-            ("BookFile", OptionValue::Text(path)) => self.book_file = path.clone(),
-            ("Clear Hash", OptionValue::Button) => {}
-            (name, value) => {
-                unreachable!("option table and Options::set disagree on {name}: {value:?}")
+        // Spin values are within their (small, non-negative) ranges.
+        let spin = |value: &OptionValue| match value {
+            OptionValue::Spin(v) => *v,
+            _ => unreachable!("{} is a spin option", spec.name),
+        };
+        let check = |value: &OptionValue| match value {
+            OptionValue::Check(b) => *b,
+            _ => unreachable!("{} is a check option", spec.name),
+        };
+        match spec.id {
+            OptionId::Hash => self.hash_mb = spin(value) as usize,
+            OptionId::Threads => self.threads = spin(value) as usize,
+            OptionId::MoveOverhead => self.move_overhead_ms = spin(value) as u64,
+            OptionId::MultiPv => self.multipv = spin(value) as usize,
+            OptionId::BookDepth => self.book_depth = spin(value) as u32,
+            OptionId::Ponder => self.ponder = check(value),
+            OptionId::Chess960 => self.chess960 = check(value),
+            OptionId::OwnBook => self.own_book = check(value),
+            OptionId::BookFile => {
+                if let OptionValue::Text(path) = value {
+                    self.book_file = path.clone();
+                }
             }
+            OptionId::ClearHash => {}
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::search::SearchInfo;
 
 /// Longest line of engine output that quotes input (a safety net; echoed
 /// input is already cut to about 80 characters).
-const MAX_MESSAGE_CHARS: usize = 400;
+const MAX_MESSAGE_CHARS: usize = 300;
 
 /// UCI text for a score: `cp N` or `mate N` (moves, signed; `mate 0` when
 /// the side to move is checkmated).

@@ -1,0 +1,141 @@
+//! The UCI session harness shared by the session test files: the built
+//! binary (or `KILN_ENGINE`) as a child process, read line by line.
+// Each test file uses a different part of the harness.
+#![allow(dead_code)]
+
+use kiln::chess::Position;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+pub struct Engine {
+    pub child: Child,
+    pub stdin: ChildStdin,
+    pub lines: Receiver<String>,
+}
+
+impl Engine {
+    pub fn start() -> Engine {
+        let mut child = Command::new(engine_path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("kiln starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = Engine {
+            child,
+            stdin,
+            lines,
+        };
+        engine.send("setoption name OwnBook value false");
+        engine
+    }
+
+    pub fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one satisfies `done`; returns all lines read.
+    pub fn until(&mut self, done: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("timed out; saw {seen:#?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; saw {seen:#?}"),
+            }
+        }
+    }
+
+    pub fn bestmove(&mut self, timeout_secs: u64) -> (String, Vec<String>) {
+        let lines = self.until(
+            |l| l.starts_with("bestmove"),
+            Duration::from_secs(timeout_secs),
+        );
+        let best = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        (best, lines)
+    }
+
+    /// `isready` answered: everything before it has been handled.
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until(|l| l == "readyok", Duration::from_secs(20))
+    }
+
+    /// Nothing arrives for `ms` milliseconds.
+    pub fn silent_for(&mut self, ms: u64) -> bool {
+        matches!(
+            self.lines.recv_timeout(Duration::from_millis(ms)),
+            Err(RecvTimeoutError::Timeout)
+        )
+    }
+}
+
+/// The engine under test: this build, or `KILN_ENGINE`.
+pub fn engine_path() -> String {
+    std::env::var("KILN_ENGINE").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kiln").to_string())
+}
+
+impl Drop for Engine {
+    /// `quit`, and if the engine does not exit within two seconds (a failed
+    /// test may leave it blocked), kill it so the test run goes on.
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn assert_legal(fen: &str, moves: &[&str], best: &str) {
+    let mut pos = Position::from_fen(fen).unwrap();
+    for m in moves {
+        let mv = pos.parse_uci_move(m, false).unwrap();
+        pos.make_move(mv);
+    }
+    assert!(
+        pos.parse_uci_move(best, false).is_some(),
+        "bestmove {best} is illegal in {}",
+        pos.to_fen()
+    );
+}
+
+pub fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect()
+}
