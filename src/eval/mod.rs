@@ -3,6 +3,7 @@
 //! phase, from the side to move's point of view. New terms go here, each as
 //! one function with its constants beside it.
 
+mod endgame;
 mod king;
 mod pawns;
 mod pieces;
@@ -50,6 +51,8 @@ pub struct Breakdown {
     pub pieces: i32,
     /// King safety (White minus Black), packed.
     pub king: i32,
+    /// Mating knowledge against a bare king (White's view, not packed).
+    pub endgame: i32,
     pub phase: i32,
     /// The final score from the side to move's point of view.
     pub total: i32,
@@ -69,7 +72,9 @@ pub fn breakdown(pos: &Position) -> Breakdown {
     let pawns = both(pawns::evaluate);
     let pieces = both(pieces::evaluate);
     let king = both(king::evaluate);
-    let white = taper(psqt + pawns + pieces + king, phase);
+    let general = taper(psqt + pawns + pieces + king, phase);
+    let endgame = endgame::evaluate(pos, general);
+    let white = general + endgame;
     let side = pos.side_to_move().sign();
     let total = scale_for_drawishness(pos, white * side) + TEMPO;
     Breakdown {
@@ -77,6 +82,7 @@ pub fn breakdown(pos: &Position) -> Breakdown {
         pawns,
         pieces,
         king,
+        endgame,
         phase,
         total,
     }
@@ -84,20 +90,47 @@ pub fn breakdown(pos: &Position) -> Breakdown {
 
 /// Without pawns, a side up by less than a rook rarely wins: pull such
 /// scores towards zero so the search prefers lines that keep winning chances.
+/// Applies to minor-piece endings (at most two minors on the board, no rooks
+/// or queens) where the side ahead has no pawns and either leads by less than
+/// a rook or cannot force mate (K+N+N, bishops on one colour, a lone minor).
+/// K+B+B (both colours) and K+B+N against a bare king are wins: not scaled.
 fn scale_for_drawishness(pos: &Position, score: i32) -> i32 {
     let strong = if score > 0 {
         pos.side_to_move()
     } else {
         !pos.side_to_move()
     };
-    if pos.pieces_of(strong, Kind::Pawn).is_empty()
-        && pos.phase() <= 2
+    let minor_ending = pos.phase() <= 2
         && (pos.pieces(Kind::Queen) | pos.pieces(Kind::Rook)).is_empty()
-    {
+        && pos.pieces_of(strong, Kind::Pawn).is_empty();
+    if !minor_ending {
+        return score;
+    }
+    let lead = material(pos, strong) - material(pos, !strong);
+    if lead < material_value(Kind::Rook) || !endgame::can_force_mate(pos, strong) {
         score / 8
     } else {
         score
     }
+}
+
+/// Endgame material value of one piece of `kind`, from the generated table.
+fn material_value(kind: Kind) -> i32 {
+    eg(crate::tables::pst::MATERIAL[kind.index()])
+}
+
+/// `color`'s material (pawns included) in endgame values, king excluded.
+fn material(pos: &Position, color: Color) -> i32 {
+    [
+        Kind::Pawn,
+        Kind::Knight,
+        Kind::Bishop,
+        Kind::Rook,
+        Kind::Queen,
+    ]
+    .into_iter()
+    .map(|kind| material_value(kind) * pos.pieces_of(color, kind).count() as i32)
+    .sum()
 }
 
 /// True when neither side can possibly mate: K v K, K+minor v K, and
@@ -144,6 +177,19 @@ mod tests {
         assert!(evaluate(&up_a_queen) > 800);
         let down = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
         assert!(evaluate(&down) < -800);
+    }
+
+    #[test]
+    fn drawish_scaling_spares_mating_material() {
+        let score = |fen: &str| scale_for_drawishness(&Position::from_fen(fen).unwrap(), 800);
+        // K+B+N and K+B+B (both colours) against a bare king are wins.
+        assert_eq!(score("8/8/3k4/8/8/3KB3/3N4/8 w - - 0 1"), 800);
+        assert_eq!(score("8/8/3k4/8/8/3K4/8/2B2B2 w - - 0 1"), 800);
+        // Two knights, bishops on one colour, or too small a lead: drawish.
+        assert_eq!(score("8/8/3k4/8/8/3K4/8/1N3N2 w - - 0 1"), 100);
+        assert_eq!(score("8/8/3k4/8/8/3K4/8/2B3B1 w - - 0 1"), 100);
+        assert_eq!(score("8/6pp/3k3p/8/8/3KB3/3N4/8 w - - 0 1"), 100);
+        assert_eq!(score("8/8/3k4/8/8/3KB3/8/8 w - - 0 1"), 100);
     }
 
     #[test]
