@@ -449,6 +449,10 @@ impl Engine {
                 eval::eg(packed)
             ));
         }
+        say(&format!(
+            "{:>12} | {:5} (mating knowledge, not tapered)",
+            "endgame", b.endgame
+        ));
         say(&format!("phase {}/24", b.phase));
         say(&format!("Final evaluation: {} (side to move)", b.total));
     }
