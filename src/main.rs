@@ -7,6 +7,12 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        // OpenBench style: each argument is a UCI command (`kiln "genfens 10
+        // seed 1 book None" quit`), or `kiln genfens ...` as separate words.
+        Some("genfens") => uci_commands(&[args.join(" ")]),
+        Some(first) if first.contains(char::is_whitespace) || first == "quit" => {
+            uci_commands(&args)
+        }
         Some("perft") => perft(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("book") => book(&args[1..]),
@@ -28,6 +34,18 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+/// Runs each argument as a UCI command line, up to `quit`.
+fn uci_commands(lines: &[String]) -> ExitCode {
+    let mut engine = kiln::uci::Engine::new();
+    for line in lines {
+        if !engine.handle(line) {
+            break;
+        }
+    }
+    engine.handle("stop");
+    ExitCode::SUCCESS
 }
 
 fn bench(args: &[String]) -> ExitCode {

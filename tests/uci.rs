@@ -670,3 +670,31 @@ fn a_chess960_position_without_uci_chess960_is_flagged() {
     let lines = e.sync();
     assert!(!lines.iter().any(|l| l.contains("warning")), "{lines:?}");
 }
+
+#[test]
+fn genfens_prints_reproducible_openings_from_the_command_line_and_uci() {
+    let run = |args: &[&str]| -> Vec<String> {
+        let out = Command::new(engine_path()).args(args).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    let a = run(&["genfens 4 seed 11 book None", "quit"]);
+    assert_eq!(a.len(), 4, "{a:?}");
+    for line in &a {
+        let fen = line.strip_prefix("info string genfens ").unwrap();
+        let pos = Position::from_fen(fen).unwrap();
+        assert!(!kiln::chess::legal_moves(&pos).is_empty());
+    }
+    assert_eq!(a, run(&["genfens", "4", "seed", "11", "book", "None"]));
+    assert_ne!(a, run(&["genfens 4 seed 12 book None", "quit"]));
+    let mut e = Engine::start();
+    e.send("genfens 4 seed 11 book None");
+    let lines = e.sync();
+    assert_eq!(lines[..4], a[..]);
+    e.send("genfens seed 11");
+    assert_eq!(errors(&e.sync()).len(), 1);
+}

@@ -178,13 +178,13 @@ pub fn chess960_fen(n: usize) -> String {
 
 /// A start position: the configured start plus random legal plies, or
 /// `None` when the random plies ran into the end of the game.
-fn random_start(config: &Config, rng: &mut Rng) -> Option<Position> {
-    let mut pos = match &config.starts {
+fn random_start(starts: &Starts, random_plies: usize, rng: &mut Rng) -> Option<Position> {
+    let mut pos = match starts {
         Starts::Standard => Position::startpos(),
         Starts::Chess960 => Position::from_fen(&chess960_fen(rng.below(960))).ok()?,
         Starts::Book(fens) => Position::from_fen(&fens[rng.below(fens.len())]).ok()?,
     };
-    for _ in 0..config.random_plies {
+    for _ in 0..random_plies {
         let moves = legal_moves(&pos);
         if moves.is_empty() {
             return None;
@@ -261,13 +261,18 @@ impl Player {
         (result.best, result.score)
     }
 
-    /// Plays one game from a random start; `None` when the start was rejected.
-    fn play(&mut self, config: &Config, rng: &mut Rng) -> Option<Game> {
-        let start = random_start(config, rng)?;
+    /// Clears the table and histories: what follows depends on nothing before.
+    fn forget(&mut self) {
         self.tt.clear();
         for h in &mut self.histories {
             h.clear();
         }
+    }
+
+    /// Plays one game from a random start; `None` when the start was rejected.
+    fn play(&mut self, config: &Config, rng: &mut Rng) -> Option<Game> {
+        let start = random_start(&config.starts, config.random_plies, rng)?;
+        self.forget();
         let mut pos = start;
         let mut keys = Vec::new();
         let mut plies = Vec::new();
@@ -299,6 +304,46 @@ impl Player {
             result,
         })
     }
+}
+
+/// Node budget of the search that checks a `genfens` opening is undecided.
+pub const GENFENS_CHECK_NODES: u64 = 2_000;
+/// Random plies `genfens` plays from the start position, or after a book line.
+pub const GENFENS_RANDOM_PLIES: usize = 8;
+pub const GENFENS_BOOK_RANDOM_PLIES: usize = 2;
+/// Gives up after this many rejected tries per requested opening.
+const GENFENS_TRIES_PER_FEN: usize = 1_000;
+
+/// OpenBench's `genfens`: `count` openings from `seed`, each the start (or a
+/// random line of `book`) plus random legal plies, kept only when a short
+/// search scores it within ±`MAX_START_SCORE`. The same seed and book give
+/// the same FENs. Returns fewer only if the openings keep ending the game.
+pub fn genfens(count: usize, seed: u64, book: Option<&[String]>) -> Vec<String> {
+    let (starts, plies) = match book {
+        Some(fens) if !fens.is_empty() => (Starts::Book(fens.to_vec()), GENFENS_BOOK_RANDOM_PLIES),
+        _ => (Starts::Standard, GENFENS_RANDOM_PLIES),
+    };
+    let mut rng = Rng::new(seed);
+    let mut player = Player {
+        tt: TranspositionTable::new(1),
+        histories: vec![History::default()],
+        signals: Signals::default(),
+        soft_nodes: GENFENS_CHECK_NODES,
+    };
+    let mut fens = Vec::with_capacity(count);
+    let mut tries = 0;
+    while fens.len() < count && tries < count.saturating_mul(GENFENS_TRIES_PER_FEN) {
+        tries += 1;
+        let Some(pos) = random_start(&starts, plies, &mut rng) else {
+            continue;
+        };
+        player.forget();
+        let (_, score) = player.think(&pos, &[]);
+        if score.abs() <= MAX_START_SCORE {
+            fens.push(pos.to_fen());
+        }
+    }
+    fens
 }
 
 /// Opens `path` for appending: writes the header to a new file, checks it
@@ -457,6 +502,26 @@ mod tests {
             chess960_back_rank(518).iter().collect::<String>(),
             "rnbqkbnr"
         );
+    }
+
+    #[test]
+    fn genfens_is_reproducible_varied_and_undecided() {
+        let a = genfens(12, 42, None);
+        assert_eq!(a, genfens(12, 42, None));
+        assert_ne!(a, genfens(12, 43, None));
+        let distinct: std::collections::HashSet<&String> = a.iter().collect();
+        assert_eq!(distinct.len(), 12);
+        for fen in &a {
+            let pos = Position::from_fen(fen).unwrap();
+            assert!(!legal_moves(&pos).is_empty(), "{fen}");
+            assert_eq!(pos.game_ply(), GENFENS_RANDOM_PLIES as u32, "{fen}");
+        }
+        let book =
+            vec!["r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".to_string()];
+        for fen in genfens(5, 1, Some(&book)) {
+            let pos = Position::from_fen(&fen).unwrap();
+            assert_eq!(pos.fullmove_number(), 4, "{fen}");
+        }
     }
 
     #[test]

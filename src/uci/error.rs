@@ -100,6 +100,10 @@ pub enum UciError {
         min: u32,
         max: u32,
     },
+    /// `genfens` not written as `genfens N seed S book <None|FILE>`.
+    GenfensSyntax(String),
+    /// The `genfens` book could not be read or holds no valid FEN.
+    GenfensBook { path: String, reason: String },
     /// The search thread panicked (never expected; the engine recovers).
     SearchFailed,
 }
@@ -163,6 +167,14 @@ impl fmt::Display for UciError {
                 "{command} needs a depth from {min} to {max}, got '{}'",
                 echo(text)
             ),
+            GenfensSyntax(args) => write!(
+                f,
+                "genfens needs 'genfens N seed S book <None|FILE>', got 'genfens {}'",
+                echo(args)
+            ),
+            GenfensBook { path, reason } => {
+                write!(f, "genfens book '{}': {}", echo(path), echo(reason))
+            }
             SearchFailed => write!(f, "the search failed; answering with the first legal move"),
         }
     }

@@ -172,6 +172,7 @@ impl Engine {
             }
             "bench" => self.cmd_bench(args),
             "perft" => self.cmd_perft(args),
+            "genfens" => self.cmd_genfens(args),
             _ => Err(UciError::UnknownCommand(line.trim().to_string())),
         };
         if let Err(error) = outcome {
@@ -467,6 +468,19 @@ impl Engine {
         Ok(())
     }
 
+    /// OpenBench's opening generator: `info string genfens <FEN>` lines.
+    fn cmd_genfens(&mut self, args: &[&str]) -> Result<(), UciError> {
+        let request = parse::parse_genfens(args)?;
+        let book = match &request.book {
+            None => None,
+            Some(path) => Some(read_epd(path)?),
+        };
+        for fen in crate::datagen::genfens(request.count, request.seed, book.as_deref()) {
+            say(&format!("info string genfens {fen}"));
+        }
+        Ok(())
+    }
+
     fn cmd_perft(&mut self, args: &[&str]) -> Result<(), UciError> {
         self.stop_search();
         let depth = parse::parse_depth("perft", args.first().copied(), 0, MAX_PERFT_DEPTH)?;
@@ -499,6 +513,36 @@ fn bestmove_lines(result: &SearchResult, chess960: bool) -> String {
         ),
         None => format!("bestmove {}", result.best.to_uci(chess960)),
     }
+}
+
+/// The FENs of an EPD file (its first six fields, or four plus clocks).
+fn read_epd(path: &str) -> Result<Vec<String>, UciError> {
+    let failure = |reason: String| UciError::GenfensBook {
+        path: path.to_string(),
+        reason,
+    };
+    let metadata = std::fs::metadata(path).map_err(|e| failure(e.to_string()))?;
+    if !metadata.is_file() {
+        return Err(failure("not a regular file".into()));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| failure(e.to_string()))?;
+    let fens: Vec<String> = text
+        .lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().take(6).collect();
+            let fen = fields.join(" ");
+            Position::from_fen(&fen)
+                .or_else(|_| {
+                    Position::from_fen(&format!("{} 0 1", fields[..fields.len().min(4)].join(" ")))
+                })
+                .ok()
+                .map(|p| p.to_fen())
+        })
+        .collect();
+    if fens.is_empty() {
+        return Err(failure("no valid FEN".into()));
+    }
+    Ok(fens)
 }
 
 /// Free memory in MB (Linux `MemAvailable`), if the system says.

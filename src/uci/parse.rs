@@ -119,6 +119,53 @@ pub fn parse_go(args: &[&str], pos: &Position, chess960: bool) -> (Go, Vec<UciEr
     (go, errors)
 }
 
+/// An OpenBench `genfens` request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Genfens {
+    pub count: usize,
+    pub seed: u64,
+    /// An EPD file of openings to start from (`book None`: the start position).
+    pub book: Option<String>,
+}
+
+/// Parses `genfens N seed S book <None|FILE> [extra ...]` (extra words, which
+/// OpenBench may pass through for the engine, are ignored).
+pub fn parse_genfens(args: &[&str]) -> Result<Genfens, UciError> {
+    let syntax = || UciError::GenfensSyntax(args.join(" "));
+    let count = args
+        .first()
+        .and_then(|n| n.parse::<usize>().ok())
+        .ok_or_else(syntax)?;
+    let mut genfens = Genfens {
+        count,
+        seed: 0,
+        book: None,
+    };
+    let mut seen_seed = false;
+    let mut i = 1;
+    while i < args.len() {
+        match (args[i], args.get(i + 1)) {
+            ("seed", Some(s)) => {
+                genfens.seed = s.parse().map_err(|_| syntax())?;
+                seen_seed = true;
+            }
+            ("book", Some(b)) => {
+                genfens.book = (!b.eq_ignore_ascii_case("none")).then(|| b.to_string());
+            }
+            _ => {}
+        }
+        i += if matches!(args[i], "seed" | "book") {
+            2
+        } else {
+            1
+        };
+    }
+    if !seen_seed {
+        return Err(syntax());
+    }
+    Ok(genfens)
+}
+
 /// Parses a depth argument of `command` within `min..=max`.
 pub fn parse_depth(
     command: &'static str,
@@ -247,6 +294,32 @@ mod tests {
             parse_position(&words("startpos moves e4"), false),
             Err(UciError::MalformedMove { .. })
         ));
+    }
+
+    #[test]
+    fn genfens_requests_are_parsed() {
+        assert_eq!(
+            parse_genfens(&words("10 seed 123 book None")),
+            Ok(Genfens {
+                count: 10,
+                seed: 123,
+                book: None
+            })
+        );
+        assert_eq!(
+            parse_genfens(&words("3 seed 9 book books/x.epd extra stuff")),
+            Ok(Genfens {
+                count: 3,
+                seed: 9,
+                book: Some("books/x.epd".into())
+            })
+        );
+        for bad in ["", "x seed 1", "10 book None", "10 seed y book None"] {
+            assert!(
+                matches!(parse_genfens(&words(bad)), Err(UciError::GenfensSyntax(_))),
+                "{bad}"
+            );
+        }
     }
 
     #[test]
