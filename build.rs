@@ -11,7 +11,8 @@ fn main() {
 }
 
 /// `cargo build --features regen` reruns the generators (magic search,
-/// Zobrist keys, PST, LMR) and rewrites the committed `src/tables/`.
+/// Zobrist keys, PST, evaluation weights, LMR) and rewrites the committed
+/// `src/tables/`.
 fn regenerate_tables_if_requested() {
     if env::var_os("CARGO_FEATURE_REGEN").is_some() {
         let dir = manifest_dir().join("src").join("tables");

@@ -57,6 +57,35 @@ fn lmr_table_equals_the_old_runtime_formula() {
 }
 
 #[test]
+fn packed_eval_weights_unpack_to_the_codegen_pairs() {
+    // The engine's own `mg`/`eg` read back every (mg, eg) pair of
+    // `codegen/src/eval_params.rs` from the generated, packed constants.
+    use codegen::eval_params as source;
+    use kiln::eval::{eg, mg};
+    use kiln::tables::eval as table;
+    let unpack = |packed: i32| (mg(packed), eg(packed));
+    macro_rules! pairs {
+        ($($name:ident),*) => {$(
+            assert_eq!(unpack(table::$name), source::$name, stringify!($name));
+        )*};
+    }
+    pairs!(
+        ISOLATED_PAWN,
+        DOUBLED_PAWN,
+        BISHOP_PAIR,
+        ROOK_OPEN_FILE,
+        ROOK_SEMI_OPEN_FILE,
+        KING_SHIELD_PAWN
+    );
+    macro_rules! pair_arrays {
+        ($($name:ident),*) => {$(
+            assert_eq!(table::$name.map(unpack), source::$name, stringify!($name));
+        )*};
+    }
+    pair_arrays!(PASSED_PAWN, MOBILITY_PER_SQUARE);
+}
+
+#[test]
 fn engine_keys_match_the_reference_rules() {
     // The book is keyed by codegen's reference position; the engine must
     // compute the same key for the same position.

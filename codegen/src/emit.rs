@@ -6,7 +6,7 @@
 use crate::book::BookEntry;
 use crate::magic::{Magic, MagicSet};
 use crate::zobrist::ZobristKeys;
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use std::fmt::Write;
 
@@ -60,7 +60,7 @@ fn bitboard_table(name: &str, doc: &str, values: &[u64]) -> String {
 /// `src/tables/mod.rs`.
 pub fn tables_mod() -> String {
     let mut s = header("Tables generated at build time by the `codegen` crate.");
-    s += "pub mod attacks;\npub mod lmr;\npub mod magics;\npub mod pst;\npub mod zobrist;\n";
+    s += "pub mod attacks;\npub mod eval;\npub mod lmr;\npub mod magics;\npub mod pst;\npub mod zobrist;\n";
     s
 }
 
@@ -249,6 +249,185 @@ pub fn lmr(table: &[[u8; crate::lmr::LMR_MOVES]]) -> String {
     s
 }
 
+/// A constant of `codegen/src/eval_params.rs` as the generator sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamValue {
+    /// `i32`: emitted as is.
+    Plain(i32),
+    /// `(i32, i32)`: a (middlegame, endgame) pair, emitted packed as `s(mg, eg)`.
+    Packed(i32, i32),
+    /// `[i32; N]`.
+    PlainArray(Vec<i32>),
+    /// `[(i32, i32); N]`: emitted as `[i32; N]` of `s(mg, eg)`.
+    PackedArray(Vec<(i32, i32)>),
+}
+
+impl From<i32> for ParamValue {
+    fn from(v: i32) -> Self {
+        ParamValue::Plain(v)
+    }
+}
+
+impl From<(i32, i32)> for ParamValue {
+    fn from((mg, eg): (i32, i32)) -> Self {
+        ParamValue::Packed(mg, eg)
+    }
+}
+
+impl<const N: usize> From<[i32; N]> for ParamValue {
+    fn from(v: [i32; N]) -> Self {
+        ParamValue::PlainArray(v.to_vec())
+    }
+}
+
+impl<const N: usize> From<[(i32, i32); N]> for ParamValue {
+    fn from(v: [(i32, i32); N]) -> Self {
+        ParamValue::PackedArray(v.to_vec())
+    }
+}
+
+/// Every constant of `codegen/src/eval_params.rs` with its (compiled, typed)
+/// value. `eval` checks this list against the file both ways, so a constant
+/// added there and not here (or the reverse) fails generation.
+pub fn eval_param_values() -> Vec<(&'static str, ParamValue)> {
+    use crate::eval_params::*;
+    macro_rules! values {
+        ($($name:ident),* $(,)?) => {
+            vec![$((stringify!($name), ParamValue::from($name))),*]
+        };
+    }
+    values![
+        TEMPO,
+        DRAWISH_SCALE_DIVISOR,
+        PASSED_PAWN,
+        ISOLATED_PAWN,
+        DOUBLED_PAWN,
+        MOBILITY_PER_SQUARE,
+        MOBILITY_TYPICAL,
+        BISHOP_PAIR,
+        ROOK_OPEN_FILE,
+        ROOK_SEMI_OPEN_FILE,
+        KING_SHIELD_PAWN,
+        KING_SHIELD_MAX_PAWNS,
+        KING_ATTACK_WEIGHT,
+        KING_DANGER_MIN_ATTACKERS,
+        KING_DANGER_PER_UNIT_SQUARED,
+        KING_DANGER_DIVISOR,
+        KING_DANGER_MAX,
+        KNOWN_WIN,
+        MAX_WIN_SCORE,
+        EDGE_STEP,
+        BISHOP_CORNER_STEP,
+        BISHOP_CORNER_STEP_SQUARED,
+        BISHOP_CORNER_KING_STEP,
+        KNIGHT_PROXIMITY_STEP,
+        KING_PROXIMITY_STEP,
+        LONE_KING_SQUARE,
+    ]
+}
+
+/// The source of `codegen/src/eval_params.rs`: its layout, doc comments and
+/// group headings are copied into `src/tables/eval.rs`.
+pub const EVAL_PARAMS_SOURCE: &str = include_str!("eval_params.rs");
+
+/// `s(mg, eg)` for the generated file. Both halves must be within ±32767
+/// (an `i16`, without -32768, which would overflow the packing) for the
+/// engine's `mg`/`eg` to unpack them.
+fn packed_literal(name: &str, (mg, eg): (i32, i32)) -> String {
+    let half = -(i16::MAX as i32)..=i16::MAX as i32;
+    assert!(
+        half.contains(&mg) && half.contains(&eg),
+        "codegen/src/eval_params.rs: {name}: ({mg}, {eg}) does not fit in two i16 halves (each within ±32767)"
+    );
+    format!(
+        "s({}, {})",
+        Literal::i32_unsuffixed(mg),
+        Literal::i32_unsuffixed(eg)
+    )
+}
+
+/// One generated constant: `pub const NAME: TYPE = VALUE;`.
+fn eval_param_item(name: &str, value: &ParamValue) -> String {
+    let ident = Ident::new(name, Span::call_site());
+    let plain = |v: i32| Literal::i32_unsuffixed(v).to_string();
+    let packed = |pair: (i32, i32)| packed_literal(name, pair);
+    let array = |cells: Vec<String>| {
+        (
+            format!("[i32; {}]", cells.len()),
+            format!("[{}]", cells.join(", ")),
+        )
+    };
+    let (ty, value) = match value {
+        ParamValue::Plain(v) => ("i32".to_string(), plain(*v)),
+        ParamValue::Packed(mg, eg) => ("i32".to_string(), packed((*mg, *eg))),
+        ParamValue::PlainArray(v) => array(v.iter().map(|&x| plain(x)).collect()),
+        ParamValue::PackedArray(v) => array(v.iter().map(|&pair| packed(pair)).collect()),
+    };
+    format!("pub const {ident}: {ty} = {value};")
+}
+
+/// `src/tables/eval.rs` from the text of `codegen/src/eval_params.rs` and
+/// the values of its constants: the file's lines after its module doc, each
+/// `pub const` line replaced by the engine's form (pairs packed). Panics,
+/// naming the line, when the file breaks the one-line-per-constant format
+/// or does not match `values`.
+pub fn eval_from(source: &str, values: &[(&'static str, ParamValue)]) -> String {
+    let mut s = header(
+        "Evaluation weights from `codegen/src/eval_params.rs` (edit that file).\n\
+         //! (middlegame, endgame) pairs are packed with `s(mg, eg)` from `pst.rs`;\n\
+         //! plain numbers are used as documented. Material and piece-square values\n\
+         //! are in `pst.rs`.",
+    );
+    s += "use super::pst::s;\n";
+    let mut emitted: Vec<&str> = Vec::new();
+    let body = source
+        .lines()
+        .enumerate()
+        .skip_while(|(_, l)| l.starts_with("//!"));
+    for (i, line) in body {
+        let at = || format!("codegen/src/eval_params.rs:{}", i + 1);
+        let trimmed = line.trim();
+        if let Some(rest) = trimmed.strip_prefix("pub const ") {
+            let name = rest.split(':').next().unwrap_or_default().trim();
+            assert!(
+                trimmed.ends_with(';'),
+                "{}: keep `pub const {name}: TYPE = VALUE;` on one line",
+                at()
+            );
+            let Some((_, value)) = values.iter().find(|(n, _)| *n == name) else {
+                panic!(
+                    "{}: `{name}` is not listed in codegen's `emit::eval_param_values`",
+                    at()
+                );
+            };
+            assert!(!emitted.contains(&name), "{}: `{name}` defined twice", at());
+            emitted.push(name);
+            s += &eval_param_item(name, value);
+            s += "\n";
+        } else if trimmed.is_empty() || trimmed.starts_with("//") {
+            s += line.trim_end();
+            s += "\n";
+        } else {
+            panic!(
+                "{}: expected `pub const`, `///` or `//` (one item per constant), found `{trimmed}`",
+                at()
+            );
+        }
+    }
+    for (name, _) in values {
+        assert!(
+            emitted.contains(name),
+            "`{name}` is listed in `emit::eval_param_values` but not defined in codegen/src/eval_params.rs"
+        );
+    }
+    s
+}
+
+/// `src/tables/eval.rs`: every evaluation weight but material and PST.
+pub fn eval() -> String {
+    eval_from(EVAL_PARAMS_SOURCE, &eval_param_values())
+}
+
 /// The compiled book as a Rust module for `OUT_DIR`: entries sorted by key,
 /// each `(key, move | weight << 16)`.
 pub fn book_module(entries: &[BookEntry]) -> String {
@@ -263,4 +442,99 @@ pub fn book_module(entries: &[BookEntry]) -> String {
         pub static BOOK_ENTRIES: [(u64, u32); #len] = [ #(#rows),* ];
     };
     format!("// @generated by codegen from openings.txt at build time.\n{tokens}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine's unpacking (`src/eval/mod.rs`: `mg`, `eg`).
+    fn unpack(packed: i32) -> (i32, i32) {
+        ((packed + 0x8000) >> 16, packed as i16 as i32)
+    }
+
+    #[test]
+    fn packing_round_trips_for_every_pair_and_the_extremes() {
+        let mut pairs = vec![(0, 0), (-1, -1), (1, -1), (-1, 1)];
+        let extremes = [-(i16::MAX as i32), -1, 0, 1, i16::MAX as i32];
+        for a in extremes {
+            for b in extremes {
+                pairs.push((a, b));
+            }
+        }
+        for (_, value) in eval_param_values() {
+            match value {
+                ParamValue::Packed(mg, eg) => pairs.push((mg, eg)),
+                ParamValue::PackedArray(v) => pairs.extend(v),
+                _ => {}
+            }
+        }
+        for (mg, eg) in pairs {
+            assert_eq!(unpack(crate::pst::pack(mg, eg)), (mg, eg));
+        }
+    }
+
+    #[test]
+    fn every_constant_is_emitted_in_the_engine_form() {
+        let out = eval();
+        let values = eval_param_values();
+        for (name, value) in &values {
+            let line = out
+                .lines()
+                .find(|l| l.starts_with(&format!("pub const {name}: ")))
+                .unwrap_or_else(|| panic!("{name} missing"));
+            let expected = match value {
+                ParamValue::Plain(_) | ParamValue::Packed(..) => "i32".to_string(),
+                ParamValue::PlainArray(v) => format!("[i32; {}]", v.len()),
+                ParamValue::PackedArray(v) => format!("[i32; {}]", v.len()),
+            };
+            assert!(line.contains(&format!(": {expected} = ")), "{line}");
+        }
+        assert_eq!(out.matches("pub const ").count(), values.len());
+        assert!(out.contains("pub const DOUBLED_PAWN: i32 = s(-8, -20);"));
+        assert!(out.contains("pub const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];"));
+        assert!(out.contains("pub const MOBILITY_PER_SQUARE: [i32; 4] = [s(4, 4), s(5, 5),"));
+    }
+
+    fn one(name: &'static str, value: ParamValue) -> Vec<(&'static str, ParamValue)> {
+        vec![(name, value)]
+    }
+
+    #[test]
+    fn a_tuner_rewritten_file_is_emitted() {
+        let source =
+            "//! doc\n\n// ---- Group ----\n\n/// Doc.\npub const X: (i32, i32) = (-3,4);\n";
+        let out = eval_from(source, &one("X", ParamValue::Packed(-3, 4)));
+        assert!(out.ends_with("\n// ---- Group ----\n\n/// Doc.\npub const X: i32 = s(-3, 4);\n"));
+    }
+
+    #[test]
+    #[should_panic(expected = "eval_params.rs:2: keep `pub const X: TYPE = VALUE;` on one line")]
+    fn a_constant_split_over_lines_is_refused() {
+        eval_from(
+            "//! doc\npub const X: [i32; 2] = [\n1, 2];\n",
+            &one("X", ParamValue::PlainArray(vec![1, 2])),
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "`Y` is not listed")]
+    fn a_constant_missing_from_the_list_is_refused() {
+        eval_from("pub const Y: i32 = 1;\n", &one("X", ParamValue::Plain(1)));
+    }
+
+    #[test]
+    #[should_panic(expected = "`X` is listed in `emit::eval_param_values` but not defined")]
+    fn a_listed_constant_missing_from_the_file_is_refused() {
+        eval_from("// nothing\n", &one("X", ParamValue::Plain(1)));
+    }
+
+    #[test]
+    #[should_panic(expected = "does not fit in two i16 halves")]
+    fn a_pair_out_of_i16_range_is_refused() {
+        eval_from(
+            "pub const X: (i32, i32) = (40000, 0);\n",
+            &one("X", ParamValue::Packed(40000, 0)),
+        );
+    }
 }

@@ -3,6 +3,9 @@
 
 pub mod book;
 pub mod emit;
+// Tuner-written: one `pub const` per line, never reformatted.
+#[rustfmt::skip]
+pub mod eval_params;
 pub mod geometry;
 pub mod lmr;
 pub mod magic;
@@ -32,6 +35,10 @@ pub fn generate_tables() -> Vec<GeneratedFile> {
         GeneratedFile {
             name: "attacks.rs",
             contents: emit::attacks(&knight, &king, &pawn),
+        },
+        GeneratedFile {
+            name: "eval.rs",
+            contents: emit::eval(),
         },
         GeneratedFile {
             name: "lmr.rs",

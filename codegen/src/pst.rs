@@ -1,8 +1,9 @@
-//! The human-edited piece-square values: the one place where evaluation
-//! tuning changes numbers. Each table is written from White's point of view
-//! as a board is drawn, rank 8 on top, file a on the left; the generator
-//! flips it for Black and adds the material value, so the engine does one
-//! lookup per piece and gets a packed (middlegame, endgame) pair.
+//! The human-edited material and piece-square values (the weights of the
+//! other evaluation terms are in `eval_params.rs`). Each table is written
+//! from White's point of view as a board is drawn, rank 8 on top, file a on
+//! the left; the generator flips it for Black and adds the material value,
+//! so the engine does one lookup per piece and gets a packed (middlegame,
+//! endgame) pair.
 
 /// Piece kinds in table order.
 pub const KINDS: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];

@@ -6,10 +6,15 @@
 //! progress: drive the lone king to the edge (to a corner of the bishop's
 //! colour in K+B+N v K), bring the attacking king (and a knight) close, and
 //! take squares away from the lone king.
+//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
 
 use super::pieces::pawn_attacks;
 use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, Kind, Position, Square};
+use crate::tables::eval::{
+    BISHOP_CORNER_KING_STEP, BISHOP_CORNER_STEP, BISHOP_CORNER_STEP_SQUARED, EDGE_STEP,
+    KING_PROXIMITY_STEP, KNIGHT_PROXIMITY_STEP, KNOWN_WIN, LONE_KING_SQUARE, MAX_WIN_SCORE,
+};
 
 /// Dark squares (a1, c1, ..., b2, ...): a square is dark when its file and
 /// rank add up to an even number.
@@ -28,10 +33,6 @@ pub fn can_force_mate(pos: &Position, color: Color) -> bool {
     both_colours || (bishops.any() && pos.pieces_of(color, Kind::Knight).any())
 }
 
-/// Evaluations with the mating term stay within this: a clear win, but far
-/// below the search's mate scores (about 31,760 and up).
-const MAX_WIN_SCORE: i32 = 9000;
-
 /// The mating term in centipawns, White's point of view: zero unless one
 /// side has a bare king and the other can force mate (see `can_force_mate`).
 /// `white` is the rest of the evaluation (White's view); the term is cut so
@@ -46,11 +47,6 @@ pub fn evaluate(pos: &Position, white: i32) -> i32 {
     }
     0
 }
-
-/// Added for the side that holds a bare king against mating material: large
-/// enough that the search keeps the material rather than trade it into a
-/// draw, and clearly above any ordinary material edge.
-const KNOWN_WIN: i32 = 2000;
 
 /// The attacker's bonus against `strong`'s opponent's bare king.
 fn lone_king_bonus(pos: &Position, strong: Color) -> i32 {
@@ -71,10 +67,6 @@ fn lone_king_bonus(pos: &Position, strong: Color) -> i32 {
     KNOWN_WIN + drive + proximity_bonus(ours, lone) - lone_king_freedom_penalty(pos, strong)
 }
 
-/// Per step (files plus ranks) the lone king stands away from the four
-/// centre squares; 0 on d4/e4/d5/e5, 6 steps in a corner.
-const EDGE_STEP: i32 = 25;
-
 /// Rewards the lone king for being far from the centre.
 fn edge_bonus(lone: Square) -> i32 {
     EDGE_STEP * centre_distance(lone)
@@ -85,19 +77,6 @@ fn centre_distance(sq: Square) -> i32 {
     let off = |x: u8| (3 - x as i32).max(x as i32 - 4);
     off(sq.file()) + off(sq.rank())
 }
-
-/// Per step (files plus ranks, 0..=7) the lone king stands closer to a
-/// corner of the bishop's colour, where bishop and knight can mate.
-const BISHOP_CORNER_STEP: i32 = 40;
-/// Times the square of those steps: the last steps into the corner are the
-/// hardest to force, so they are worth the most. (With the linear part
-/// alone, self-play games drifted around the corner for too long.)
-const BISHOP_CORNER_STEP_SQUARED: i32 = 10;
-/// Per king step (Chebyshev distance, 0..=7) closer to such a corner. Files
-/// plus ranks rate the wrong corner no worse than the long diagonal to the
-/// centre; king steps do, so the attacker is also paid for prising the
-/// lone king out of a wrong corner.
-const BISHOP_CORNER_KING_STEP: i32 = 80;
 
 /// Rewards the lone king for being near a mating corner of the bishop's
 /// colour (`dark` bishop: a1 and h8; light bishop: h1 and a8). Along an edge
@@ -123,10 +102,6 @@ fn mating_corners(dark: bool) -> [Square; 2] {
     }
 }
 
-/// Per king step (Chebyshev distance) a knight stands closer to the lone
-/// king, in K+B+N v K: the knight covers the squares the bishop cannot.
-const KNIGHT_PROXIMITY_STEP: i32 = 10;
-
 /// Rewards `strong`'s knights for being near the lone king.
 fn knight_proximity_bonus(pos: &Position, strong: Color, lone: Square) -> i32 {
     pos.pieces_of(strong, Kind::Knight)
@@ -134,18 +109,10 @@ fn knight_proximity_bonus(pos: &Position, strong: Color, lone: Square) -> i32 {
         .sum()
 }
 
-/// Per king step (Chebyshev distance) the attacking king stands closer to
-/// the lone king: it is needed to take the last squares away.
-const PROXIMITY_STEP: i32 = 25;
-
 /// Rewards the attacking king for being near the lone king.
 fn proximity_bonus(ours: Square, lone: Square) -> i32 {
-    PROXIMITY_STEP * (7 - king_distance(ours, lone))
+    KING_PROXIMITY_STEP * (7 - king_distance(ours, lone))
 }
-
-/// Per square the lone king could step to: a king with fewer squares is
-/// closer to being mated, and the search sees the net tighten.
-const LONE_KING_SQUARE: i32 = 10;
 
 /// Penalises the attacker for each square the lone king can move to (not
 /// attacked by `strong`, counting sliders' attacks through the lone king).

@@ -1,20 +1,16 @@
 //! King safety: the pawn shield in front of a castled king, and the weight
 //! of enemy pieces bearing on the squares around it.
+//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
 
 use super::s;
 use crate::chess::attacks::{
     bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
 };
 use crate::chess::{Bitboard, Color, Kind, Position};
-
-/// Each own pawn directly in front of the king (three files, two ranks).
-const SHIELD_PAWN: i32 = s(12, 0);
-/// Attack weight of a piece that hits the king zone: knight, bishop, rook, queen.
-const ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
-/// Middlegame penalty per squared attack unit (applied with two or more attackers).
-const DANGER_PER_UNIT_SQUARED: i32 = 3;
-/// The danger penalty saturates here.
-const MAX_DANGER: i32 = 400;
+use crate::tables::eval::{
+    KING_ATTACK_WEIGHT, KING_DANGER_DIVISOR, KING_DANGER_MAX, KING_DANGER_MIN_ATTACKERS,
+    KING_DANGER_PER_UNIT_SQUARED, KING_SHIELD_MAX_PAWNS, KING_SHIELD_PAWN,
+};
 
 /// King safety of `color`, packed, from its own point of view.
 pub fn evaluate(pos: &Position, color: Color) -> i32 {
@@ -34,7 +30,7 @@ pub fn evaluate(pos: &Position, color: Color) -> i32 {
         }
     }
     let shield = ahead & files_around(king.file()) & pos.pieces_of(color, Kind::Pawn);
-    score += SHIELD_PAWN * shield.count().min(3) as i32;
+    score += KING_SHIELD_PAWN * (shield.count() as i32).min(KING_SHIELD_MAX_PAWNS);
 
     let occupied = pos.occupied();
     let (mut units, mut attackers) = (0, 0);
@@ -52,15 +48,13 @@ pub fn evaluate(pos: &Position, color: Color) -> i32 {
             let hits = (attacks & zone).count() as i32;
             if hits > 0 {
                 attackers += 1;
-                units += ATTACK_WEIGHT[i] * hits;
+                units += KING_ATTACK_WEIGHT[i] * hits;
             }
         }
     }
-    if attackers >= 2 {
-        score -= s(
-            (DANGER_PER_UNIT_SQUARED * units * units / 4).min(MAX_DANGER),
-            0,
-        );
+    if attackers >= KING_DANGER_MIN_ATTACKERS {
+        let danger = KING_DANGER_PER_UNIT_SQUARED * units * units / KING_DANGER_DIVISOR;
+        score -= s(danger.min(KING_DANGER_MAX), 0);
     }
     score
 }

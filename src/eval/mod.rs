@@ -1,7 +1,8 @@
 //! Static evaluation: material and tapered piece-square tables from the
 //! generated constants (kept incrementally by `Position`), blended by game
 //! phase, from the side to move's point of view. New terms go here, each as
-//! one function with its constants beside it.
+//! one function; its weights go in `codegen/src/eval_params.rs`, generated
+//! into `crate::tables::eval`.
 
 mod endgame;
 mod king;
@@ -9,14 +10,12 @@ mod pawns;
 mod pieces;
 
 use crate::chess::{Color, Kind, Position};
+use crate::tables::eval::{DRAWISH_SCALE_DIVISOR, TEMPO};
 
 /// Packs a (middlegame, endgame) pair, as the generated tables do.
 pub const fn s(mg: i32, eg: i32) -> i32 {
     crate::tables::pst::s(mg, eg)
 }
-
-/// Bonus for having the move: the side to move is, on average, better off.
-const TEMPO: i32 = 15;
 
 /// Total phase with every minor and major piece on the board.
 const MAX_PHASE: i32 = 24;
@@ -108,7 +107,7 @@ fn scale_for_drawishness(pos: &Position, score: i32) -> i32 {
     }
     let lead = material(pos, strong) - material(pos, !strong);
     if lead < material_value(Kind::Rook) || !endgame::can_force_mate(pos, strong) {
-        score / 8
+        score / DRAWISH_SCALE_DIVISOR
     } else {
         score
     }

@@ -1,23 +1,8 @@
 //! Pawn structure: passed, isolated and doubled pawns.
+//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
 
-use super::s;
 use crate::chess::{Bitboard, Color, Kind, Position, Square};
-
-/// Passed pawn bonus by rank from the pawn's own side (index 1 = 2nd rank).
-const PASSED: [i32; 8] = [
-    s(0, 0),
-    s(0, 5),
-    s(0, 10),
-    s(5, 20),
-    s(15, 40),
-    s(30, 70),
-    s(50, 110),
-    s(0, 0),
-];
-/// A pawn with no friendly pawn on either neighbouring file.
-const ISOLATED: i32 = s(-10, -12);
-/// A pawn with a friendly pawn ahead of it on the same file.
-const DOUBLED: i32 = s(-8, -20);
+use crate::tables::eval::{DOUBLED_PAWN, ISOLATED_PAWN, PASSED_PAWN};
 
 /// Files adjacent to `file` (not `file` itself).
 #[inline]
@@ -64,13 +49,13 @@ pub fn evaluate(pos: &Position, color: Color) -> i32 {
             } else {
                 7 - sq.rank()
             };
-            score += PASSED[relative_rank as usize];
+            score += PASSED_PAWN[relative_rank as usize];
         }
         if (adjacent_files(sq.file()) & ours).is_empty() {
-            score += ISOLATED;
+            score += ISOLATED_PAWN;
         }
         if (span & file & ours).any() {
-            score += DOUBLED;
+            score += DOUBLED_PAWN;
         }
     }
     score

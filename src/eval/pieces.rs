@@ -1,19 +1,11 @@
 //! Piece activity: mobility, the bishop pair, rooks on open files.
+//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
 
-use super::s;
 use crate::chess::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, Kind, Position};
-
-/// Mobility per reachable square, relative to a typical count for the piece.
-const MOBILITY: [(i32, i32); 4] = [
-    (s(4, 4), 4),  // knight
-    (s(5, 5), 6),  // bishop
-    (s(3, 6), 7),  // rook
-    (s(1, 3), 13), // queen
-];
-const BISHOP_PAIR: i32 = s(25, 45);
-const ROOK_OPEN_FILE: i32 = s(25, 10);
-const ROOK_SEMI_OPEN_FILE: i32 = s(10, 5);
+use crate::tables::eval::{
+    BISHOP_PAIR, MOBILITY_PER_SQUARE, MOBILITY_TYPICAL, ROOK_OPEN_FILE, ROOK_SEMI_OPEN_FILE,
+};
 
 /// Squares attacked by `color`'s pawns.
 #[inline]
@@ -36,7 +28,7 @@ pub fn evaluate(pos: &Position, color: Color) -> i32 {
         .into_iter()
         .enumerate()
     {
-        let (per_square, typical) = MOBILITY[i];
+        let (per_square, typical) = (MOBILITY_PER_SQUARE[i], MOBILITY_TYPICAL[i]);
         for sq in pos.pieces_of(color, kind) {
             let attacks = match kind {
                 Kind::Knight => knight_attacks(sq),
