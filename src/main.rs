@@ -1,5 +1,5 @@
-//! The `kiln` binary: no argument runs the UCI loop; `bench`, `perft` and
-//! `book` are one-shot tools.
+//! The `kiln` binary: no argument runs the UCI loop; `bench`, `perft`,
+//! `book`, `datagen` and `spsa` are one-shot tools.
 
 use kiln::chess::Position;
 use std::process::ExitCode;
@@ -17,6 +17,7 @@ fn main() -> ExitCode {
         Some("bench") => bench(&args[1..]),
         Some("book") => book(&args[1..]),
         Some("datagen") => datagen(&args[1..]),
+        Some("spsa") => spsa(),
         Some("--version") | Some("-V") => {
             println!(
                 "Kiln {} ({})",
@@ -26,7 +27,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] | book [moves...] | datagen [options] | datagen export <file>]");
+            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] | book [moves...] | datagen [options] | datagen export <file> | spsa]");
             ExitCode::from(2)
         }
         None => {
@@ -61,6 +62,24 @@ fn bench(args: &[String]) -> ExitCode {
     };
     kiln::tools::bench::run(depth, &mut std::io::stdout());
     ExitCode::SUCCESS
+}
+
+/// `kiln spsa`: every tunable search parameter as a line of OpenBench's
+/// SPSA input, `NAME, int, DEFAULT, MIN, MAX, C_END, R_END`.
+#[cfg(feature = "tune")]
+fn spsa() -> ExitCode {
+    for line in kiln::search::tunable::spsa_lines() {
+        println!("{line}");
+    }
+    ExitCode::SUCCESS
+}
+
+#[cfg(not(feature = "tune"))]
+fn spsa() -> ExitCode {
+    eprintln!(
+        "kiln spsa needs a build with `--features tune` (cargo build --release --features tune)"
+    );
+    ExitCode::from(2)
 }
 
 /// `kiln book [moves...]`: the book moves and weights after the given SAN or

@@ -698,3 +698,72 @@ fn genfens_prints_reproducible_openings_from_the_command_line_and_uci() {
     e.send("genfens seed 11");
     assert_eq!(errors(&e.sync()).len(), 1);
 }
+
+/// The nodes of the last `info depth` line of a search.
+#[cfg(feature = "tune")]
+fn searched_nodes(lines: &[String]) -> u64 {
+    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "nodes").unwrap();
+    words[at + 1].parse().unwrap()
+}
+
+#[cfg(feature = "tune")]
+#[test]
+fn search_parameters_are_spin_options_that_change_the_search() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok", Duration::from_secs(5));
+    let at = |prefix: &str| lines.iter().position(|l| l.starts_with(prefix));
+    let book_file = at("option name BookFile ").unwrap();
+    let rfp = at("option name RFP_MARGIN ").expect("RFP_MARGIN listed");
+    assert!(book_file < rfp, "parameters follow the engine's options");
+    assert_eq!(
+        lines[rfp],
+        "option name RFP_MARGIN type spin default 80 min 20 max 200"
+    );
+    e.send("setoption name RFP_MARGIN value 201");
+    let lines = e.sync();
+    assert_eq!(
+        errors(&lines),
+        ["info string error: option 'RFP_MARGIN' value 201 is out of range 20..200"]
+    );
+
+    let search = |e: &mut Engine| {
+        e.send("ucinewgame");
+        e.send("position startpos");
+        e.send("go depth 8");
+        searched_nodes(&e.bestmove(60).1)
+    };
+    let default = search(&mut e);
+    assert_eq!(default, search(&mut e), "the same search twice");
+    e.send("setoption name RFP_MARGIN value 20");
+    e.send("setoption name LMP_BASE value 0");
+    assert!(errors(&e.sync()).is_empty());
+    assert_ne!(default, search(&mut e), "the parameters reach the search");
+    e.send("setoption name RFP_MARGIN value 80");
+    e.send("setoption name LMP_BASE value 3");
+    assert_eq!(default, search(&mut e), "and back at the defaults");
+}
+
+#[cfg(feature = "tune")]
+#[test]
+fn spsa_prints_every_parameter_as_openbench_input() {
+    let out = Command::new(engine_path()).arg("spsa").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 30, "{text}");
+    assert!(lines.contains(&"RFP_MARGIN, int, 80, 20, 200, 8, 0.002"));
+    assert!(lines.iter().all(|l| l.split(", ").count() == 7), "{text}");
+}
+
+#[cfg(not(feature = "tune"))]
+#[test]
+fn spsa_needs_the_tune_feature() {
+    let out = Command::new(engine_path()).arg("spsa").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let message = String::from_utf8(out.stderr).unwrap();
+    assert!(message.contains("--features tune"), "{message}");
+}

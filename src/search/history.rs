@@ -11,8 +11,8 @@ use crate::chess::{Color, Move, Piece, Position};
 /// cause) a beta cutoff at `depth`.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * HISTORY_BONUS_QUADRATIC_FACTOR + HISTORY_BONUS_LINEAR_FACTOR * depth)
-        .min(HISTORY_BONUS_MAX)
+    (depth * depth * HISTORY_BONUS_QUADRATIC_FACTOR() + HISTORY_BONUS_LINEAR_FACTOR() * depth)
+        .min(HISTORY_BONUS_MAX())
 }
 
 pub struct History {
@@ -44,7 +44,7 @@ impl History {
     /// Moves an entry towards ±HISTORY_MAX by `delta`, slowing as it nears it.
     #[inline]
     fn nudge(entry: &mut i32, delta: i32) {
-        *entry += delta - *entry * delta.abs() / HISTORY_MAX;
+        *entry += delta - *entry * delta.abs() / HISTORY_MAX();
     }
 
     pub fn update_quiet(&mut self, side: Color, mv: Move, delta: i32) {

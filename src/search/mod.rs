@@ -5,7 +5,8 @@
 //! - `qsearch`: quiescence;
 //! - `searcher`: one thread's state (stop conditions, draws, PV);
 //! - `score`: mate scores and their TT encoding;
-//! - `params`: every tunable number, by heuristic;
+//! - `params`: every tunable number, by heuristic; `tunable`: how they are
+//!   declared, and (feature `tune`) the table behind their UCI options;
 //! - `movepick`, `history`, `see`, `tt`, `time`: ordering, ordering memory,
 //!   exchanges, the transposition table, the clock.
 
@@ -21,6 +22,7 @@ pub mod see;
 mod threads;
 pub mod time;
 pub mod tt;
+pub mod tunable;
 
 pub use root::{legal_prefix, SearchInfo};
 pub use score::{mated_in, INFINITY, MATE, MATE_BOUND};

@@ -24,7 +24,7 @@ fn mvv_lva(pos: &Position, mv: Move) -> i32 {
     let attacker = pos
         .piece_at(mv.from())
         .map_or(0, |p| p.kind().index() as i32);
-    (victim + promo) * MVV_VICTIM_FACTOR - attacker
+    (victim + promo) * MVV_VICTIM_FACTOR() - attacker
 }
 
 /// Scored moves of one node, handed out best first.

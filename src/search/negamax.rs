@@ -94,8 +94,9 @@ impl Searcher<'_> {
 
         if !pv_node && !in_check {
             // Step 7. Reverse futility pruning: far above beta at low depth, trust it.
-            let margin = RFP_MARGIN * (depth - improving as i32);
-            if depth <= RFP_MAX_DEPTH && static_eval - margin >= beta && static_eval < MATE_BOUND {
+            let margin = RFP_MARGIN() * (depth - improving as i32);
+            if depth <= RFP_MAX_DEPTH() && static_eval - margin >= beta && static_eval < MATE_BOUND
+            {
                 return static_eval;
             }
 
@@ -103,15 +104,15 @@ impl Searcher<'_> {
             // still beat beta, the real moves will too. Not without pieces
             // (zugzwang), not twice in a row.
             let previous_null = self.frames[ply - 1].played.is_null();
-            if depth >= NMP_MIN_DEPTH
+            if depth >= NMP_MIN_DEPTH()
                 && static_eval >= beta
                 && !previous_null
                 && pos.has_non_pawn_material(pos.side_to_move())
                 && beta > -MATE_BOUND
             {
-                let r = NMP_BASE
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_REDUCTION_MAX);
+                let r = NMP_BASE()
+                    + depth / NMP_DEPTH_DIVISOR()
+                    + ((static_eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_REDUCTION_MAX());
                 let mut next = *pos;
                 next.make_null_move();
                 self.frames[ply].played = Move::NULL;
@@ -130,7 +131,7 @@ impl Searcher<'_> {
 
         // Step 9. Internal iterative reduction: with no TT move to guide us,
         // a shallower search here is the better bet.
-        if tt_move.is_null() && depth >= IIR_MIN_DEPTH && (pv_node || cut_node) {
+        if tt_move.is_null() && depth >= IIR_MIN_DEPTH() && (pv_node || cut_node) {
             depth -= 1;
         }
 
@@ -159,13 +160,14 @@ impl Searcher<'_> {
             // and never with only pawns left (zugzwang).
             if best_score > -MATE_BOUND && pos.has_non_pawn_material(side) {
                 // Step 11. Late move pruning: at low depth, late quiet moves rarely matter.
-                let lmp_limit = (LMP_BASE + depth * depth) as usize
+                let lmp_limit = (LMP_BASE() + depth * depth) as usize
                     / if improving {
                         1
                     } else {
-                        LMP_NOT_IMPROVING_DIVISOR as usize
+                        LMP_NOT_IMPROVING_DIVISOR() as usize
                     };
-                if is_quiet && !in_check && moves_searched >= lmp_limit && depth <= LMP_MAX_DEPTH {
+                if is_quiet && !in_check && moves_searched >= lmp_limit && depth <= LMP_MAX_DEPTH()
+                {
                     skip_quiets = true;
                     continue;
                 }
@@ -173,8 +175,8 @@ impl Searcher<'_> {
                 // Step 12. Futility pruning: a quiet move cannot lift a hopeless eval.
                 if is_quiet
                     && !in_check
-                    && depth <= FUTILITY_MAX_DEPTH
-                    && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                    && depth <= FUTILITY_MAX_DEPTH()
+                    && static_eval + FUTILITY_BASE() + FUTILITY_MARGIN() * depth <= alpha
                 {
                     skip_quiets = true;
                     continue;
@@ -182,11 +184,11 @@ impl Searcher<'_> {
 
                 // Step 13. SEE pruning: moves losing material at low depth.
                 let see_margin = if is_quiet {
-                    SEE_QUIET_MARGIN * depth
+                    SEE_QUIET_MARGIN() * depth
                 } else {
-                    SEE_NOISY_MARGIN * depth * depth
+                    SEE_NOISY_MARGIN() * depth * depth
                 };
-                if depth <= SEE_MAX_DEPTH
+                if depth <= SEE_MAX_DEPTH()
                     && order < GOOD_NOISY_SCORE
                     && !see_ge(pos, mv, see_margin)
                 {
@@ -213,14 +215,14 @@ impl Searcher<'_> {
                 score = -self.negamax(&next, -beta, -alpha, new_depth, ply + 1, false);
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_MIN_DEPTH && moves_searched > 1 + pv_node as usize && is_quiet {
+                if depth >= LMR_MIN_DEPTH() && moves_searched > 1 + pv_node as usize && is_quiet {
                     reduction = lmr_reduction(depth, moves_searched);
-                    reduction += LMR_CUT_NODE_FACTOR * cut_node as i32;
-                    reduction -= LMR_PV_NODE_FACTOR * pv_node as i32;
-                    reduction += LMR_NOT_IMPROVING_FACTOR * !improving as i32;
-                    reduction -= LMR_GIVES_CHECK_FACTOR * next.in_check() as i32;
-                    reduction -= (self.history.quiet_score(side, mv) / LMR_HISTORY_DIVISOR)
-                        .clamp(-LMR_HISTORY_ADJUSTMENT_MAX, LMR_HISTORY_ADJUSTMENT_MAX);
+                    reduction += LMR_CUT_NODE_FACTOR() * cut_node as i32;
+                    reduction -= LMR_PV_NODE_FACTOR() * pv_node as i32;
+                    reduction += LMR_NOT_IMPROVING_FACTOR() * !improving as i32;
+                    reduction -= LMR_GIVES_CHECK_FACTOR() * next.in_check() as i32;
+                    reduction -= (self.history.quiet_score(side, mv) / LMR_HISTORY_DIVISOR())
+                        .clamp(-LMR_HISTORY_ADJUSTMENT_MAX(), LMR_HISTORY_ADJUSTMENT_MAX());
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(

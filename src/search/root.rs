@@ -170,7 +170,7 @@ impl Searcher<'_> {
         let mut stability = 0;
         let mut last_best = Move::NULL;
         // Helper threads start at staggered depths so they explore differently.
-        let start_depth = 1 + (thread_index % HELPER_START_DEPTH_COUNT) as i32;
+        let start_depth = 1 + (thread_index % HELPER_START_DEPTH_COUNT()) as i32;
         for depth in start_depth..=max_depth {
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
@@ -215,16 +215,16 @@ impl Searcher<'_> {
         report: &dyn Fn(&SearchInfo),
     ) {
         let previous = self.root_moves[pv_index].previous_score;
-        let mut delta = ASPIRATION_MARGIN;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND
-        {
-            (
-                (previous - delta).max(-INFINITY),
-                (previous + delta).min(INFINITY),
-            )
-        } else {
-            (-INFINITY, INFINITY)
-        };
+        let mut delta = ASPIRATION_MARGIN();
+        let (mut alpha, mut beta) =
+            if depth >= ASPIRATION_MIN_DEPTH() && previous.abs() < MATE_BOUND {
+                (
+                    (previous - delta).max(-INFINITY),
+                    (previous + delta).min(INFINITY),
+                )
+            } else {
+                (-INFINITY, INFINITY)
+            };
         loop {
             let score = self.search_root(&req.root, depth, alpha, beta, pv_index);
             if self.stopped {
@@ -238,7 +238,7 @@ impl Searcher<'_> {
             } else {
                 break;
             }
-            delta += delta / ASPIRATION_GROWTH_DIVISOR;
+            delta += delta / ASPIRATION_GROWTH_DIVISOR();
             if self.is_main && self.time.elapsed_ms() > ASPIRATION_REPORT_AFTER_MS {
                 self.report_line(req, depth, pv_index, report);
             }
@@ -260,7 +260,7 @@ impl Searcher<'_> {
         {
             return true;
         }
-        if self.root_moves.len() == 1 && self.time.is_timed() && depth >= FORCED_MOVE_MIN_DEPTH {
+        if self.root_moves.len() == 1 && self.time.is_timed() && depth >= FORCED_MOVE_MIN_DEPTH() {
             return true; // a forced move: don't spend the clock on it
         }
         if self.clock_running() {

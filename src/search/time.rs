@@ -64,8 +64,8 @@ impl TimeManager {
         let left = clock.saturating_sub(overhead_ms).max(1) as f64;
         let mtg = limits
             .movestogo
-            .unwrap_or(PLANNED_MOVES)
-            .clamp(1, PLANNED_MOVES_MAX) as f64;
+            .unwrap_or(PLANNED_MOVES())
+            .clamp(1, PLANNED_MOVES_MAX()) as f64;
         let ideal = left / mtg + inc as f64 * INCREMENT_FACTOR;
         let share = if mtg <= 1.0 {
             LAST_MOVE_CLOCK_SHARE

@@ -152,7 +152,7 @@ impl TranspositionTable {
             if entry.check.load(Ordering::Relaxed) ^ data == key || data == 0 {
                 if data != 0
                     && bound != Bound::Exact
-                    && depth + TT_REPLACE_DEPTH_MARGIN < old.depth
+                    && depth + TT_REPLACE_DEPTH_MARGIN() < old.depth
                     && old_age == age
                 {
                     return; // a much deeper result of this search is worth more
@@ -168,7 +168,7 @@ impl TranspositionTable {
                 return;
             }
             let staleness = (age.wrapping_sub(old_age) & 63) as i32;
-            let worth = old.depth - TT_AGE_DEPTH_FACTOR * staleness;
+            let worth = old.depth - TT_AGE_DEPTH_FACTOR() * staleness;
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = entry;

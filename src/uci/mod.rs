@@ -224,7 +224,7 @@ impl Engine {
     fn cmd_uci(&self) {
         say(&format!("id name Kiln {}", env!("CARGO_PKG_VERSION")));
         say("id author the Kiln developers");
-        for spec in options::OPTIONS {
+        for spec in options::all() {
             say(&spec.uci_line());
         }
         say("uciok");

@@ -1,7 +1,11 @@
 //! The UCI options, declared once in `OPTIONS`: the `uci` listing, the
-//! defaults and the `setoption` parsing are all driven by that table.
+//! defaults and the `setoption` parsing are all driven by that table. In a
+//! build with the `tune` feature, `all()` adds a spin option for every
+//! tunable search parameter, declared in `search::params` (see `TUNABLES`).
 
 use super::error::UciError;
+#[cfg(feature = "tune")]
+use crate::search::params::TUNABLES;
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 
 /// The type of an option, with its default and range.
@@ -35,6 +39,9 @@ pub enum OptionId {
     OwnBook,
     BookDepth,
     BookFile,
+    /// A search parameter (tune builds): its index in `TUNABLES`.
+    #[cfg(feature = "tune")]
+    Tunable(usize),
 }
 
 /// One option as `uci` lists it.
@@ -198,11 +205,39 @@ impl OptionSpec {
     }
 }
 
+/// Every option, in `uci` order: `OPTIONS`, then (tune builds) the search
+/// parameters.
+pub fn all() -> impl Iterator<Item = &'static OptionSpec> {
+    let options = OPTIONS.iter();
+    #[cfg(feature = "tune")]
+    let options = options.chain(tunable_options());
+    options
+}
+
+/// A spin option per tunable search parameter, with its range and default.
+#[cfg(feature = "tune")]
+fn tunable_options() -> &'static [OptionSpec] {
+    static SPECS: std::sync::LazyLock<Vec<OptionSpec>> = std::sync::LazyLock::new(|| {
+        TUNABLES
+            .iter()
+            .enumerate()
+            .map(|(i, t)| OptionSpec {
+                id: OptionId::Tunable(i),
+                name: t.name,
+                kind: OptionKind::Spin {
+                    default: t.default,
+                    min: t.min,
+                    max: t.max,
+                },
+            })
+            .collect()
+    });
+    &SPECS
+}
+
 /// The option named `name` (UCI option names are case-insensitive).
 pub fn find(name: &str) -> Option<&'static OptionSpec> {
-    OPTIONS
-        .iter()
-        .find(|spec| spec.name.eq_ignore_ascii_case(name))
+    all().find(|spec| spec.name.eq_ignore_ascii_case(name))
 }
 
 /// Parses `setoption name <name words> [value <value words>]`.
@@ -219,7 +254,8 @@ pub fn parse_setoption(args: &[&str]) -> Result<(&'static OptionSpec, OptionValu
     Ok((spec, spec.parse_value(&value)?))
 }
 
-/// The options' current values, in the types the engine uses.
+/// The options' current values, in the types the engine uses. (A search
+/// parameter's value lives in its `TUNABLES` entry, shared by the process.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub hash_mb: usize,
@@ -282,6 +318,8 @@ impl Options {
                 }
             }
             OptionId::ClearHash => {}
+            #[cfg(feature = "tune")]
+            OptionId::Tunable(i) => TUNABLES[i].set(spin(value)),
         }
     }
 }
@@ -404,6 +442,74 @@ mod tests {
             find("BookFile").unwrap().uci_line(),
             "option name BookFile type string default <empty>"
         );
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn search_parameters_follow_the_engine_options_and_check_their_range() {
+        let specs: Vec<&OptionSpec> = all().collect();
+        assert_eq!(specs.len(), OPTIONS.len() + TUNABLES.len());
+        let mut names: Vec<String> = specs.iter().map(|s| s.name.to_lowercase()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), specs.len(), "two options share a name");
+        assert_eq!(
+            find("rfp_margin").unwrap().uci_line(),
+            "option name RFP_MARGIN type spin default 80 min 20 max 200"
+        );
+        // Parsing only: no parameter changes, so searches in other tests are
+        // not disturbed.
+        for (spec, t) in specs[OPTIONS.len()..].iter().zip(&TUNABLES) {
+            assert_eq!(spec.name, t.name);
+            assert_eq!(
+                spec.kind,
+                OptionKind::Spin {
+                    default: t.default,
+                    min: t.min,
+                    max: t.max
+                }
+            );
+            let name = t.name;
+            for v in [t.min, t.default, t.max] {
+                let (found, value) = setoption(&format!("name {name} value {v}")).unwrap();
+                assert_eq!((found.id, value), (spec.id, OptionValue::Spin(v)));
+            }
+            for v in [t.min - 1, t.max + 1] {
+                assert_eq!(
+                    setoption(&format!("name {name} value {v}")),
+                    Err(UciError::OptionOutOfRange {
+                        name,
+                        value: v,
+                        min: t.min,
+                        max: t.max
+                    })
+                );
+            }
+            assert!(matches!(
+                setoption(&format!("name {name} value 1.5")),
+                Err(UciError::OptionNotANumber { .. })
+            ));
+        }
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn setoption_sets_a_search_parameter() {
+        use crate::search::params::HELPER_START_DEPTH_COUNT;
+        // Only helper threads read this parameter, and no unit test compares
+        // multi-threaded searches, so changing it cannot disturb other tests.
+        let mut options = Options::default();
+        assert_eq!(HELPER_START_DEPTH_COUNT(), 2);
+        let (spec, value) = setoption("name helper_start_depth_count value 4").unwrap();
+        options.set(spec, &value);
+        assert_eq!(HELPER_START_DEPTH_COUNT(), 4);
+        assert_eq!(options, Options::default(), "stored in the parameter only");
+        // Refused values leave it as it was.
+        assert!(setoption("name HELPER_START_DEPTH_COUNT value 0").is_err());
+        assert_eq!(HELPER_START_DEPTH_COUNT(), 4);
+        let (spec, value) = setoption("name HELPER_START_DEPTH_COUNT value 2").unwrap();
+        options.set(spec, &value);
+        assert_eq!(HELPER_START_DEPTH_COUNT(), 2);
     }
 
     #[test]
