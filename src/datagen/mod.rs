@@ -419,7 +419,7 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
                     signals: Signals::default(),
                     soft_nodes: config.soft_nodes,
                 };
-                while !stop.load(Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) && !done() {
                     let Some(game) = player.play(config, &mut rng) else {
                         continue;
                     };
@@ -445,7 +445,7 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
             });
         }
         let mut last_report = Instant::now();
-        while !stop.load(Ordering::Relaxed) {
+        while !stop.load(Ordering::Relaxed) && !done() {
             std::thread::sleep(Duration::from_millis(50));
             if last_report.elapsed() >= PROGRESS_INTERVAL {
                 last_report = Instant::now();
