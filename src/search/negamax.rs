@@ -9,7 +9,6 @@ use super::score::{mated_in, score_from_tt, score_to_tt, INFINITY, MATE, MATE_BO
 use super::searcher::Searcher;
 use super::see::see_ge;
 use super::tt::Bound;
-use super::MAX_PLY;
 use crate::chess::{Move, Position};
 use crate::eval::evaluate;
 use crate::tables::lmr::lmr_reduction;
@@ -40,24 +39,9 @@ impl Searcher<'_> {
             return self.quiescence(pos, alpha, beta, ply);
         }
 
-        // A stopped search visits no more nodes (a re-search after a
-        // stopped child would otherwise count one).
-        if self.stopped {
-            return 0;
-        }
-        self.nodes += 1;
-        self.pv_len[ply] = 0;
-        self.seldepth = self.seldepth.max(ply);
-        if self.should_stop() {
-            return 0;
-        }
-
-        // Step 3. Draws and the ply limit.
-        if self.is_draw(pos, ply) {
-            return 0;
-        }
-        if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(pos) };
+        // Step 3. Stop conditions, draws and the ply limit.
+        if let Some(score) = self.enter_node(pos, ply) {
+            return score;
         }
 
         // Step 4. Mate-distance pruning: no line here can beat a shorter mate found already.

@@ -7,7 +7,6 @@ use super::score::{mated_in, score_from_tt, score_to_tt, INFINITY};
 use super::searcher::Searcher;
 use super::see::see_ge;
 use super::tt::Bound;
-use super::MAX_PLY;
 use crate::chess::{Move, Position};
 use crate::eval::evaluate;
 
@@ -20,24 +19,10 @@ impl Searcher<'_> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        // A stopped search visits no more nodes (a re-search after a
-        // stopped child would otherwise count one).
-        if self.stopped {
-            return 0;
-        }
-        self.nodes += 1;
-        self.pv_len[ply] = 0;
-        self.seldepth = self.seldepth.max(ply);
-        if self.should_stop() {
-            return 0;
-        }
-        if self.is_draw(pos, ply) {
-            return 0;
+        if let Some(score) = self.enter_node(pos, ply) {
+            return score;
         }
         let in_check = pos.in_check();
-        if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(pos) };
-        }
 
         // Step 1. Transposition table: any stored bound that decides the node.
         let tt_hit = self.tt.probe(pos.key());

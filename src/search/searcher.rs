@@ -8,7 +8,7 @@ use super::time::{Limits, TimeManager};
 use super::tt::TranspositionTable;
 use super::MAX_PLY;
 use crate::chess::{Move, Position};
-use crate::eval::insufficient_material;
+use crate::eval::{evaluate, insufficient_material};
 use std::sync::atomic::Ordering;
 
 /// Nodes a thread counts locally before adding them to the shared total
@@ -145,6 +145,28 @@ impl<'a> Searcher<'a> {
             }
         }
         true
+    }
+
+    /// What every node of the tree does first: count itself, clear its PV,
+    /// and see whether it ends at once. `Some(score)` ends the node: the
+    /// search was stopped (0; a stopped search visits no more nodes, so a
+    /// re-search after a stopped child counts nothing), the position is a
+    /// draw (0), or the ply limit is reached (the static evaluation).
+    #[inline]
+    pub fn enter_node(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        if self.stopped {
+            return Some(0);
+        }
+        self.nodes += 1;
+        self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_stop() || self.is_draw(pos, ply) {
+            return Some(0);
+        }
+        if ply >= MAX_PLY {
+            return Some(if pos.in_check() { 0 } else { evaluate(pos) });
+        }
+        None
     }
 
     /// Repetition (in the tree, or threefold with the game), fifty-move
