@@ -199,11 +199,7 @@ fn datagen(args: &[String]) -> ExitCode {
             }
             ("--book", Some(v)) => match std::fs::read_to_string(v) {
                 Ok(text) => {
-                    let fens: Vec<String> = text
-                        .lines()
-                        .map(|l| l.split_whitespace().take(6).collect::<Vec<_>>().join(" "))
-                        .filter(|f| kiln::chess::Position::from_fen(f).is_ok())
-                        .collect();
+                    let fens = datagen::epd_fens(&text);
                     if fens.is_empty() {
                         eprintln!("{v}: no valid FEN");
                         return ExitCode::from(2);

@@ -176,6 +176,21 @@ pub fn chess960_fen(n: usize) -> String {
     format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1")
 }
 
+/// The FENs of an EPD text: each line's first six fields (or its first four
+/// with clocks `0 1`), normalised; lines that are no legal position are skipped.
+pub fn epd_fens(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().take(6).collect();
+            let four = fields[..fields.len().min(4)].join(" ");
+            Position::from_fen(&fields.join(" "))
+                .or_else(|_| Position::from_fen(&format!("{four} 0 1")))
+                .ok()
+                .map(|p| p.to_fen())
+        })
+        .collect()
+}
+
 /// A start position: the configured start plus random legal plies, or
 /// `None` when the random plies ran into the end of the game.
 fn random_start(starts: &Starts, random_plies: usize, rng: &mut Rng) -> Option<Position> {

@@ -526,19 +526,7 @@ fn read_epd(path: &str) -> Result<Vec<String>, UciError> {
         return Err(failure("not a regular file".into()));
     }
     let text = std::fs::read_to_string(path).map_err(|e| failure(e.to_string()))?;
-    let fens: Vec<String> = text
-        .lines()
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().take(6).collect();
-            let fen = fields.join(" ");
-            Position::from_fen(&fen)
-                .or_else(|_| {
-                    Position::from_fen(&format!("{} 0 1", fields[..fields.len().min(4)].join(" ")))
-                })
-                .ok()
-                .map(|p| p.to_fen())
-        })
-        .collect();
+    let fens = crate::datagen::epd_fens(&text);
     if fens.is_empty() {
         return Err(failure("no valid FEN".into()));
     }
