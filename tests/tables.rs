@@ -61,9 +61,10 @@ fn packed_eval_weights_unpack_to_the_codegen_pairs() {
     // The engine's own `mg`/`eg` read back every (mg, eg) pair of
     // `codegen/src/eval_params.rs` from the generated, packed constants.
     use codegen::eval_params as source;
+    use kiln::eval::weight::Weight;
     use kiln::eval::{eg, mg};
     use kiln::tables::eval as table;
-    let unpack = |packed: i32| (mg(packed), eg(packed));
+    let unpack = |weight: Weight| (mg(weight.packed), eg(weight.packed));
     macro_rules! pairs {
         ($($name:ident),*) => {$(
             assert_eq!(unpack(table::$name), source::$name, stringify!($name));
@@ -82,7 +83,28 @@ fn packed_eval_weights_unpack_to_the_codegen_pairs() {
             assert_eq!(table::$name.map(unpack), source::$name, stringify!($name));
         )*};
     }
-    pair_arrays!(PASSED_PAWN, MOBILITY_PER_SQUARE);
+    pair_arrays!(
+        PASSED_PAWN,
+        KNIGHT_MOBILITY,
+        BISHOP_MOBILITY,
+        ROOK_MOBILITY,
+        QUEEN_MOBILITY,
+        KING_DANGER
+    );
+    // The tuner's layout names every pair constant, with its length.
+    for (name, value) in codegen::emit::eval_param_values() {
+        let length = match value {
+            codegen::emit::ParamValue::Packed(..) => 1,
+            codegen::emit::ParamValue::PackedArray(v) => v.len(),
+            _ => continue,
+        };
+        assert!(
+            table::TUNED_CONSTANTS
+                .iter()
+                .any(|&(n, _, len, _)| n == name && len == length),
+            "{name}"
+        );
+    }
 }
 
 #[test]

@@ -302,8 +302,10 @@ pub fn eval_param_values() -> Vec<(&'static str, ParamValue)> {
         PASSED_PAWN,
         ISOLATED_PAWN,
         DOUBLED_PAWN,
-        MOBILITY_PER_SQUARE,
-        MOBILITY_TYPICAL,
+        KNIGHT_MOBILITY,
+        BISHOP_MOBILITY,
+        ROOK_MOBILITY,
+        QUEEN_MOBILITY,
         BISHOP_PAIR,
         ROOK_OPEN_FILE,
         ROOK_SEMI_OPEN_FILE,
@@ -311,9 +313,7 @@ pub fn eval_param_values() -> Vec<(&'static str, ParamValue)> {
         KING_SHIELD_MAX_PAWNS,
         KING_ATTACK_WEIGHT,
         KING_DANGER_MIN_ATTACKERS,
-        KING_DANGER_PER_UNIT_SQUARED,
-        KING_DANGER_DIVISOR,
-        KING_DANGER_MAX,
+        KING_DANGER,
         KNOWN_WIN,
         MAX_WIN_SCORE,
         EDGE_STEP,
@@ -346,22 +346,42 @@ fn packed_literal(name: &str, (mg, eg): (i32, i32)) -> String {
     )
 }
 
-/// One generated constant: `pub const NAME: TYPE = VALUE;`.
-fn eval_param_item(name: &str, value: &ParamValue) -> String {
+/// Tuner layout of the weight vector: material of pawn..king first, then
+/// the piece-square values (kind * 64 + White-relative square, a1 = 0), then
+/// every `(i32, i32)` constant of `eval_params.rs` in file order.
+pub const MATERIAL_WEIGHT_INDEX: usize = 0;
+/// See `MATERIAL_WEIGHT_INDEX`.
+pub const PST_WEIGHT_INDEX: usize = 6;
+/// Index of the first `eval_params.rs` weight.
+pub const FIRST_PARAM_WEIGHT_INDEX: usize = PST_WEIGHT_INDEX + 6 * 64;
+
+/// A tuned weight literal for the generated file: `w(mg, eg, index)`.
+fn weight_literal(name: &str, pair: (i32, i32), index: usize) -> String {
+    let packed = packed_literal(name, pair);
+    let args = packed.trim_start_matches("s(").trim_end_matches(')');
+    format!("w({args}, {index})")
+}
+
+/// One generated constant: `pub const NAME: TYPE = VALUE;`. Pairs become
+/// tuner-visible `Weight`s numbered from `*next_index`.
+fn eval_param_item(name: &str, value: &ParamValue, next_index: &mut usize) -> String {
     let ident = Ident::new(name, Span::call_site());
     let plain = |v: i32| Literal::i32_unsuffixed(v).to_string();
-    let packed = |pair: (i32, i32)| packed_literal(name, pair);
-    let array = |cells: Vec<String>| {
+    let mut weight = |pair: (i32, i32)| {
+        *next_index += 1;
+        weight_literal(name, pair, *next_index - 1)
+    };
+    let array = |ty: &str, cells: Vec<String>| {
         (
-            format!("[i32; {}]", cells.len()),
+            format!("[{ty}; {}]", cells.len()),
             format!("[{}]", cells.join(", ")),
         )
     };
     let (ty, value) = match value {
         ParamValue::Plain(v) => ("i32".to_string(), plain(*v)),
-        ParamValue::Packed(mg, eg) => ("i32".to_string(), packed((*mg, *eg))),
-        ParamValue::PlainArray(v) => array(v.iter().map(|&x| plain(x)).collect()),
-        ParamValue::PackedArray(v) => array(v.iter().map(|&pair| packed(pair)).collect()),
+        ParamValue::Packed(mg, eg) => ("Weight".to_string(), weight((*mg, *eg))),
+        ParamValue::PlainArray(v) => array("i32", v.iter().map(|&x| plain(x)).collect()),
+        ParamValue::PackedArray(v) => array("Weight", v.iter().map(|&pair| weight(pair)).collect()),
     };
     format!("pub const {ident}: {ty} = {value};")
 }
@@ -374,12 +394,15 @@ fn eval_param_item(name: &str, value: &ParamValue) -> String {
 pub fn eval_from(source: &str, values: &[(&'static str, ParamValue)]) -> String {
     let mut s = header(
         "Evaluation weights from `codegen/src/eval_params.rs` (edit that file).\n\
-         //! (middlegame, endgame) pairs are packed with `s(mg, eg)` from `pst.rs`;\n\
-         //! plain numbers are used as documented. Material and piece-square values\n\
-         //! are in `pst.rs`.",
+         //! (middlegame, endgame) pairs are tuned `Weight`s, `w(mg, eg, index)`:\n\
+         //! packed like `s(mg, eg)` in `pst.rs`, and numbered for the tuner (`kiln\n\
+         //! tune`); plain numbers are not tuned and are used as documented.\n\
+         //! Material and piece-square values are in `pst.rs`.",
     );
-    s += "use super::pst::s;\n";
+    s += "use crate::eval::weight::{w, Weight};\n";
     let mut emitted: Vec<&str> = Vec::new();
+    let mut next_index = FIRST_PARAM_WEIGHT_INDEX;
+    let mut layout = Vec::new();
     let body = source
         .lines()
         .enumerate()
@@ -402,8 +425,16 @@ pub fn eval_from(source: &str, values: &[(&'static str, ParamValue)]) -> String 
             };
             assert!(!emitted.contains(&name), "{}: `{name}` defined twice", at());
             emitted.push(name);
-            s += &eval_param_item(name, value);
+            let first = next_index;
+            s += &eval_param_item(name, value, &mut next_index);
             s += "\n";
+            if next_index > first {
+                let array = matches!(value, ParamValue::PackedArray(_));
+                layout.push(format!(
+                    "    ({name:?}, {first}, {}, {array}),\n",
+                    next_index - first
+                ));
+            }
         } else if trimmed.is_empty() || trimmed.starts_with("//") {
             s += line.trim_end();
             s += "\n";
@@ -420,6 +451,20 @@ pub fn eval_from(source: &str, values: &[(&'static str, ParamValue)]) -> String 
             "`{name}` is listed in `emit::eval_param_values` but not defined in codegen/src/eval_params.rs"
         );
     }
+    s += &format!(
+        "\n// ---- Tuner layout ----\n\n\
+         /// Index of pawn..king material in the tuner's weight vector.\n\
+         pub const MATERIAL_WEIGHT_INDEX: usize = {MATERIAL_WEIGHT_INDEX};\n\n\
+         /// Index of the piece-square value of kind `k` on White-relative square\n\
+         /// `sq` (a1 = 0): `PST_WEIGHT_INDEX + 64 * k + sq`.\n\
+         pub const PST_WEIGHT_INDEX: usize = {PST_WEIGHT_INDEX};\n\n\
+         /// Length of the tuner's weight vector.\n\
+         pub const WEIGHT_COUNT: usize = {next_index};\n\n\
+         /// Every tuned constant above: (name, first index, length, is an array).\n\
+         pub const TUNED_CONSTANTS: [(&str, usize, usize, bool); {}] = [\n{}];\n",
+        layout.len(),
+        layout.concat()
+    );
     s
 }
 
@@ -484,16 +529,40 @@ mod tests {
                 .find(|l| l.starts_with(&format!("pub const {name}: ")))
                 .unwrap_or_else(|| panic!("{name} missing"));
             let expected = match value {
-                ParamValue::Plain(_) | ParamValue::Packed(..) => "i32".to_string(),
+                ParamValue::Plain(_) => "i32".to_string(),
+                ParamValue::Packed(..) => "Weight".to_string(),
                 ParamValue::PlainArray(v) => format!("[i32; {}]", v.len()),
-                ParamValue::PackedArray(v) => format!("[i32; {}]", v.len()),
+                ParamValue::PackedArray(v) => format!("[Weight; {}]", v.len()),
             };
             assert!(line.contains(&format!(": {expected} = ")), "{line}");
         }
-        assert_eq!(out.matches("pub const ").count(), values.len());
-        assert!(out.contains("pub const DOUBLED_PAWN: i32 = s(-8, -20);"));
+        // The constants, plus the four of the tuner layout.
+        assert_eq!(out.matches("pub const ").count(), values.len() + 4);
+        assert!(out.contains("pub const DOUBLED_PAWN: Weight = w(-8, -20, "));
         assert!(out.contains("pub const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];"));
-        assert!(out.contains("pub const MOBILITY_PER_SQUARE: [i32; 4] = [s(4, 4), s(5, 5),"));
+        assert!(out.contains("pub const KNIGHT_MOBILITY: [Weight; 9] = [w(-16, -16, "));
+    }
+
+    #[test]
+    fn tuned_weights_are_numbered_in_file_order_after_material_and_pst() {
+        let source = "pub const A: (i32, i32) = (1, 2);\npub const B: i32 = 3;\n\
+                      pub const C: [(i32, i32); 2] = [(4, 5), (6, 7)];\n";
+        let values = vec![
+            ("A", ParamValue::Packed(1, 2)),
+            ("B", ParamValue::Plain(3)),
+            ("C", ParamValue::PackedArray(vec![(4, 5), (6, 7)])),
+        ];
+        let out = eval_from(source, &values);
+        let first = FIRST_PARAM_WEIGHT_INDEX;
+        assert!(out.contains(&format!("pub const A: Weight = w(1, 2, {first});")));
+        assert!(out.contains(&format!(
+            "pub const C: [Weight; 2] = [w(4, 5, {}), w(6, 7, {})];",
+            first + 1,
+            first + 2
+        )));
+        assert!(out.contains(&format!("pub const WEIGHT_COUNT: usize = {};", first + 3)));
+        assert!(out.contains(&format!("(\"A\", {first}, 1, false),")));
+        assert!(out.contains(&format!("(\"C\", {}, 2, true),", first + 1)));
     }
 
     fn one(name: &'static str, value: ParamValue) -> Vec<(&'static str, ParamValue)> {
@@ -505,7 +574,9 @@ mod tests {
         let source =
             "//! doc\n\n// ---- Group ----\n\n/// Doc.\npub const X: (i32, i32) = (-3,4);\n";
         let out = eval_from(source, &one("X", ParamValue::Packed(-3, 4)));
-        assert!(out.ends_with("\n// ---- Group ----\n\n/// Doc.\npub const X: i32 = s(-3, 4);\n"));
+        assert!(out.contains(&format!(
+            "\n// ---- Group ----\n\n/// Doc.\npub const X: Weight = w(-3, 4, {FIRST_PARAM_WEIGHT_INDEX});\n"
+        )));
     }
 
     #[test]

@@ -40,13 +40,18 @@ pub const DOUBLED_PAWN: (i32, i32) = (-8, -20);
 
 // ---- Piece activity ----
 
-/// Mobility per reachable square (not own-occupied, not attacked by enemy
-/// pawns) beyond `MOBILITY_TYPICAL`: knight, bishop, rook, queen.
-pub const MOBILITY_PER_SQUARE: [(i32, i32); 4] = [(4, 4), (5, 5), (3, 6), (1, 3)];
+/// Mobility: a piece's value by the number of squares it reaches that are
+/// not occupied by its own pieces nor attacked by enemy pawns, 0 upward.
+pub const KNIGHT_MOBILITY: [(i32, i32); 9] = [(-16, -16), (-12, -12), (-8, -8), (-4, -4), (0, 0), (4, 4), (8, 8), (12, 12), (16, 16)];
 
-/// Typical number of such squares for knight, bishop, rook, queen: a piece
-/// reaching fewer scores negative mobility.
-pub const MOBILITY_TYPICAL: [i32; 4] = [4, 6, 7, 13];
+/// See `KNIGHT_MOBILITY`.
+pub const BISHOP_MOBILITY: [(i32, i32); 14] = [(-30, -30), (-25, -25), (-20, -20), (-15, -15), (-10, -10), (-5, -5), (0, 0), (5, 5), (10, 10), (15, 15), (20, 20), (25, 25), (30, 30), (35, 35)];
+
+/// See `KNIGHT_MOBILITY`.
+pub const ROOK_MOBILITY: [(i32, i32); 15] = [(-21, -42), (-18, -36), (-15, -30), (-12, -24), (-9, -18), (-6, -12), (-3, -6), (0, 0), (3, 6), (6, 12), (9, 18), (12, 24), (15, 30), (18, 36), (21, 42)];
+
+/// See `KNIGHT_MOBILITY`.
+pub const QUEEN_MOBILITY: [(i32, i32); 28] = [(-13, -39), (-12, -36), (-11, -33), (-10, -30), (-9, -27), (-8, -24), (-7, -21), (-6, -18), (-5, -15), (-4, -12), (-3, -9), (-2, -6), (-1, -3), (0, 0), (1, 3), (2, 6), (3, 9), (4, 12), (5, 15), (6, 18), (7, 21), (8, 24), (9, 27), (10, 30), (11, 33), (12, 36), (13, 39), (14, 42)];
 
 /// Two or more bishops.
 pub const BISHOP_PAIR: (i32, i32) = (25, 45);
@@ -74,15 +79,8 @@ pub const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
 /// hitting the king zone.
 pub const KING_DANGER_MIN_ATTACKERS: i32 = 2;
 
-/// Middlegame danger penalty: `KING_DANGER_PER_UNIT_SQUARED * units * units
-/// / KING_DANGER_DIVISOR` (integer division), capped at `KING_DANGER_MAX`.
-pub const KING_DANGER_PER_UNIT_SQUARED: i32 = 3;
-
-/// Divides the squared attack units (see `KING_DANGER_PER_UNIT_SQUARED`).
-pub const KING_DANGER_DIVISOR: i32 = 4;
-
-/// The danger penalty saturates here (middlegame centipawns; no endgame part).
-pub const KING_DANGER_MAX: i32 = 400;
+/// The danger penalty by attack units (the last entry for that many or more).
+pub const KING_DANGER: [(i32, i32); 32] = [(0, 0), (0, 0), (-3, 0), (-6, 0), (-12, 0), (-18, 0), (-27, 0), (-36, 0), (-48, 0), (-60, 0), (-75, 0), (-90, 0), (-108, 0), (-126, 0), (-147, 0), (-168, 0), (-192, 0), (-216, 0), (-243, 0), (-270, 0), (-300, 0), (-330, 0), (-363, 0), (-396, 0), (-400, 0), (-400, 0), (-400, 0), (-400, 0), (-400, 0), (-400, 0), (-400, 0), (-400, 0)];
 
 // ---- Mating knowledge: bare king v mating material (plain cp, not tapered) ----
 

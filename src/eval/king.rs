@@ -2,21 +2,21 @@
 //! of enemy pieces bearing on the squares around it.
 //! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
 
-use super::s;
+use super::weight::{Terms, Trace};
 use crate::chess::attacks::{
     bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
 };
 use crate::chess::{Bitboard, Color, Kind, Position};
 use crate::tables::eval::{
-    KING_ATTACK_WEIGHT, KING_DANGER_DIVISOR, KING_DANGER_MAX, KING_DANGER_MIN_ATTACKERS,
-    KING_DANGER_PER_UNIT_SQUARED, KING_SHIELD_MAX_PAWNS, KING_SHIELD_PAWN,
+    KING_ATTACK_WEIGHT, KING_DANGER, KING_DANGER_MIN_ATTACKERS, KING_SHIELD_MAX_PAWNS,
+    KING_SHIELD_PAWN,
 };
 
 /// King safety of `color`, packed, from its own point of view.
-pub fn evaluate(pos: &Position, color: Color) -> i32 {
+pub fn evaluate<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> i32 {
     let king = pos.king(color);
     let zone = king_attacks(king) | Bitboard::from_square(king);
-    let mut score = 0;
+    let mut terms = Terms::new(color, trace);
 
     // The pawn shield: own pawns one or two ranks in front, on the king's
     // file and its neighbours.
@@ -30,7 +30,10 @@ pub fn evaluate(pos: &Position, color: Color) -> i32 {
         }
     }
     let shield = ahead & files_around(king.file()) & pos.pieces_of(color, Kind::Pawn);
-    score += KING_SHIELD_PAWN * (shield.count() as i32).min(KING_SHIELD_MAX_PAWNS);
+    terms.add_times(
+        KING_SHIELD_PAWN,
+        (shield.count() as i32).min(KING_SHIELD_MAX_PAWNS),
+    );
 
     let occupied = pos.occupied();
     let (mut units, mut attackers) = (0, 0);
@@ -53,10 +56,9 @@ pub fn evaluate(pos: &Position, color: Color) -> i32 {
         }
     }
     if attackers >= KING_DANGER_MIN_ATTACKERS {
-        let danger = KING_DANGER_PER_UNIT_SQUARED * units * units / KING_DANGER_DIVISOR;
-        score -= s(danger.min(KING_DANGER_MAX), 0);
+        terms.add(KING_DANGER[(units as usize).min(KING_DANGER.len() - 1)]);
     }
-    score
+    terms.score
 }
 
 /// The king's file and its neighbours.

@@ -1,16 +1,20 @@
 //! Static evaluation: material and tapered piece-square tables from the
-//! generated constants (kept incrementally by `Position`), blended by game
-//! phase, from the side to move's point of view. New terms go here, each as
-//! one function; its weights go in `codegen/src/eval_params.rs`, generated
-//! into `crate::tables::eval`.
+//! generated constants (kept incrementally by `Position`), plus one function
+//! per term (pawn structure, piece activity, king safety, ...), blended by
+//! game phase, from the side to move's point of view. New terms go here, each
+//! in its file; their weights go in `codegen/src/eval_params.rs`, generated
+//! into `crate::tables::eval`, and are added through `weight::Terms` so that
+//! the tuner (`kiln tune`) sees them.
 
 mod endgame;
 mod king;
 mod pawns;
 mod pieces;
+pub mod weight;
 
 use crate::chess::{Color, Kind, Position};
-use crate::tables::eval::{DRAWISH_SCALE_DIVISOR, TEMPO};
+use crate::tables::eval::{DRAWISH_SCALE_DIVISOR, MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TEMPO};
+use weight::{Coefficients, NoTrace, Trace, Weight};
 
 /// Packs a (middlegame, endgame) pair, as the generated tables do.
 pub const fn s(mg: i32, eg: i32) -> i32 {
@@ -18,7 +22,7 @@ pub const fn s(mg: i32, eg: i32) -> i32 {
 }
 
 /// Total phase with every minor and major piece on the board.
-const MAX_PHASE: i32 = 24;
+pub const MAX_PHASE: i32 = 24;
 
 /// Middlegame half of a packed score.
 #[inline]
@@ -39,20 +43,22 @@ pub fn taper(packed: i32, phase: i32) -> i32 {
     (mg(packed) * phase + eg(packed) * (MAX_PHASE - phase)) / MAX_PHASE
 }
 
-/// The named parts of the evaluation, White's point of view, for `eval`.
+/// The names of the tapered terms, in `Breakdown::terms` order.
+pub const TERM_NAMES: [&str; 4] = ["material+pst", "pawns", "pieces", "king"];
+
+/// The named parts of the evaluation, for `eval`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Breakdown {
-    /// Material + piece-square tables, packed (mg, eg).
-    pub psqt: i32,
-    /// Pawn structure (White minus Black), packed.
-    pub pawns: i32,
-    /// Mobility, bishop pair, rook files (White minus Black), packed.
-    pub pieces: i32,
-    /// King safety (White minus Black), packed.
-    pub king: i32,
+    /// Each term of `TERM_NAMES`, packed (mg, eg), `[White, Black]`, each
+    /// from its own side's point of view (material+pst: White's sum minus
+    /// Black's is in the White entry, Black's entry is 0: it is kept as one
+    /// incremental sum).
+    pub terms: [[i32; 2]; TERM_NAMES.len()],
     /// Mating knowledge against a bare king (White's view, not packed).
     pub endgame: i32,
     pub phase: i32,
+    /// True when the drawish-ending scaling divided the score.
+    pub scaled: bool,
     /// The final score from the side to move's point of view.
     pub total: i32,
 }
@@ -60,30 +66,110 @@ pub struct Breakdown {
 /// The evaluation of `pos` in centipawns, for the side to move.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    breakdown(pos).total
+    evaluate_with(pos, &mut NoTrace).total
 }
 
+/// The evaluation with every term's share.
 pub fn breakdown(pos: &Position) -> Breakdown {
+    evaluate_with(pos, &mut NoTrace)
+}
+
+/// The evaluation, reporting every weight it uses to `trace`.
+#[inline]
+fn evaluate_with<T: Trace>(pos: &Position, trace: &mut T) -> Breakdown {
+    if T::TRACING {
+        trace_psqt(pos, trace);
+    }
     let psqt = pos.psqt();
     let phase = pos.phase();
-    let both =
-        |term: fn(&Position, Color) -> i32| term(pos, Color::White) - term(pos, Color::Black);
+    let mut both = |term: fn(&Position, Color, &mut T) -> i32| {
+        [
+            term(pos, Color::White, trace),
+            term(pos, Color::Black, trace),
+        ]
+    };
     let pawns = both(pawns::evaluate);
     let pieces = both(pieces::evaluate);
     let king = both(king::evaluate);
-    let general = taper(psqt + pawns + pieces + king, phase);
+    let terms = [[psqt, 0], pawns, pieces, king];
+    let sum: i32 = terms.iter().map(|[white, black]| white - black).sum();
+    let general = taper(sum, phase);
     let endgame = endgame::evaluate(pos, general);
     let white = general + endgame;
     let side = pos.side_to_move().sign();
-    let total = scale_for_drawishness(pos, white * side) + TEMPO;
+    let scaled_score = scale_for_drawishness(pos, white * side);
     Breakdown {
-        psqt,
-        pawns,
-        pieces,
-        king,
+        terms,
         endgame,
         phase,
-        total,
+        scaled: scaled_score != white * side,
+        total: scaled_score + TEMPO,
+    }
+}
+
+/// Reports material and piece-square values piece by piece (in play they
+/// are one incremental sum, `Position::psqt`).
+fn trace_psqt<T: Trace>(pos: &Position, trace: &mut T) {
+    use crate::tables::pst::{MATERIAL, PST};
+    for color in [Color::White, Color::Black] {
+        for kind in Kind::ALL {
+            let k = kind.index();
+            let material = MATERIAL[k];
+            for sq in pos.pieces_of(color, kind) {
+                let relative = match color {
+                    Color::White => sq.index(),
+                    Color::Black => sq.index() ^ 56,
+                };
+                let piece = color.index() * 6 + k;
+                let own_view = PST[piece][sq.index()] * color.sign();
+                let weight = |packed, index: usize| Weight {
+                    packed,
+                    index: index as u16,
+                };
+                trace.record(color, weight(material, MATERIAL_WEIGHT_INDEX + k), 1);
+                trace.record(
+                    color,
+                    weight(own_view - material, PST_WEIGHT_INDEX + 64 * k + relative),
+                    1,
+                );
+            }
+        }
+    }
+}
+
+/// The evaluation of a position as a linear function of the weights, for
+/// the tuner: `White's score = scale * taper(sum of coefficient * weight,
+/// phase) + offset`, exact up to integer rounding.
+#[derive(Clone, Debug)]
+pub struct Linear {
+    /// The weights used: `(index, White count - Black count, packed value)`
+    /// per use (`Coefficients::merged` sums them per index).
+    pub trace: Coefficients,
+    pub phase: i32,
+    /// 1, or `1 / DRAWISH_SCALE_DIVISOR` in drawish endings.
+    pub scale: f64,
+    /// The untuned parts in White's view: the scaled mating term and the tempo.
+    pub offset: f64,
+    /// The engine's evaluation, White's point of view.
+    pub white_score: i32,
+}
+
+/// `pos`'s evaluation as a linear function of the tuned weights.
+pub fn linear(pos: &Position) -> Linear {
+    let mut trace = Coefficients::default();
+    let b = evaluate_with(pos, &mut trace);
+    let side = pos.side_to_move().sign();
+    let scale = if b.scaled {
+        1.0 / DRAWISH_SCALE_DIVISOR as f64
+    } else {
+        1.0
+    };
+    Linear {
+        trace,
+        phase: b.phase.clamp(0, MAX_PHASE),
+        scale,
+        offset: scale * b.endgame as f64 + (side * TEMPO) as f64,
+        white_score: b.total * side,
     }
 }
 
@@ -168,6 +254,54 @@ mod tests {
             Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
                 .unwrap();
         assert_eq!(evaluate(&mirrored), evaluate(&black_mirror));
+    }
+
+    /// Positions for the trace tests: the perft suite (varied, legal, with
+    /// every piece kind, promotions and bare kings).
+    fn suite() -> Vec<Position> {
+        include_str!("../../tests/data/perft.epd")
+            .lines()
+            .filter_map(|line| Position::from_fen(line.split(';').next()?.trim()).ok())
+            .collect()
+    }
+
+    #[test]
+    fn the_linear_form_reproduces_the_evaluation() {
+        let positions = suite();
+        assert!(positions.len() > 100);
+        for pos in positions {
+            let lin = linear(&pos);
+            assert_eq!(lin.white_score, evaluate(&pos) * pos.side_to_move().sign());
+            let (mut mg_sum, mut eg_sum) = (0i64, 0i64);
+            for &(_, count, packed) in &lin.trace.uses {
+                mg_sum += (count * mg(packed)) as i64;
+                eg_sum += (count * eg(packed)) as i64;
+            }
+            let tapered = (mg_sum as f64 * lin.phase as f64
+                + eg_sum as f64 * (MAX_PHASE - lin.phase) as f64)
+                / MAX_PHASE as f64;
+            let rebuilt = lin.scale * tapered + lin.offset;
+            assert!(
+                (rebuilt - lin.white_score as f64).abs() <= 1.0,
+                "{}: rebuilt {rebuilt}, engine {}",
+                pos.to_fen(),
+                lin.white_score
+            );
+        }
+    }
+
+    #[test]
+    fn each_weight_index_has_one_value() {
+        let mut seen = std::collections::HashMap::new();
+        for pos in suite() {
+            for &(index, _, packed) in &linear(&pos).trace.uses {
+                assert!((index as usize) < crate::tables::eval::WEIGHT_COUNT);
+                let first = *seen.entry(index).or_insert(packed);
+                assert_eq!(first, packed, "weight {index} has two values");
+            }
+        }
+        // Material, most of the piece-square values and the other terms show up.
+        assert!(seen.len() > 300, "only {} weights used", seen.len());
     }
 
     #[test]

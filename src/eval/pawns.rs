@@ -1,6 +1,7 @@
 //! Pawn structure: passed, isolated and doubled pawns.
 //! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
 
+use super::weight::{Terms, Trace};
 use crate::chess::{Bitboard, Color, Kind, Position, Square};
 use crate::tables::eval::{DOUBLED_PAWN, ISOLATED_PAWN, PASSED_PAWN};
 
@@ -36,10 +37,10 @@ pub fn front_span(color: Color, sq: Square) -> Bitboard {
 }
 
 /// Pawn-structure score for `color`, packed, from its own point of view.
-pub fn evaluate(pos: &Position, color: Color) -> i32 {
+pub fn evaluate<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> i32 {
     let ours = pos.pieces_of(color, Kind::Pawn);
     let theirs = pos.pieces_of(!color, Kind::Pawn);
-    let mut score = 0;
+    let mut terms = Terms::new(color, trace);
     for sq in ours {
         let file = Bitboard::file(sq.file());
         let span = front_span(color, sq);
@@ -49,16 +50,16 @@ pub fn evaluate(pos: &Position, color: Color) -> i32 {
             } else {
                 7 - sq.rank()
             };
-            score += PASSED_PAWN[relative_rank as usize];
+            terms.add(PASSED_PAWN[relative_rank as usize]);
         }
         if (adjacent_files(sq.file()) & ours).is_empty() {
-            score += ISOLATED_PAWN;
+            terms.add(ISOLATED_PAWN);
         }
         if (span & file & ours).any() {
-            score += DOUBLED_PAWN;
+            terms.add(DOUBLED_PAWN);
         }
     }
-    score
+    terms.score
 }
 
 #[cfg(test)]
@@ -75,6 +76,8 @@ mod tests {
         // A lone passer on the 6th beats the same pawn blocked by an enemy pawn ahead.
         let passer = Position::from_fen("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1").unwrap();
         let blocked = Position::from_fen("4k3/2p5/3P4/8/8/8/8/4K3 w - - 0 1").unwrap();
-        assert!(evaluate(&passer, Color::White) > evaluate(&blocked, Color::White));
+        let white =
+            |pos: &Position| evaluate(pos, Color::White, &mut super::super::weight::NoTrace);
+        assert!(white(&passer) > white(&blocked));
     }
 }

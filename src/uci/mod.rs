@@ -437,24 +437,31 @@ impl Engine {
 
     fn cmd_eval(&self) {
         let b = eval::breakdown(&self.position);
-        say("     term    |   mg    eg  (White's view)");
-        for (name, packed) in [
-            ("material+pst", b.psqt),
-            ("pawns", b.pawns),
-            ("pieces", b.pieces),
-            ("king", b.king),
-        ] {
+        let pair = |packed: i32| format!("{:5} {:5}", eval::mg(packed), eval::eg(packed));
+        say("        term |    White mg/eg |    Black mg/eg |    Total mg/eg");
+        for (name, [white, black]) in eval::TERM_NAMES.iter().zip(b.terms) {
             say(&format!(
-                "{name:>12} | {:5} {:5}",
-                eval::mg(packed),
-                eval::eg(packed)
+                "{name:>12} |    {} |    {} |    {}",
+                pair(white),
+                pair(black),
+                pair(white - black)
             ));
         }
+        say("(material+pst is one incremental sum: its White column is White minus Black)");
         say(&format!(
-            "{:>12} | {:5} (mating knowledge, not tapered)",
+            "{:>12} | {:5} (mating knowledge, White's view, not tapered)",
             "endgame", b.endgame
         ));
-        say(&format!("phase {}/24", b.phase));
+        say(&format!(
+            "phase {}/{}{}",
+            b.phase,
+            eval::MAX_PHASE,
+            if b.scaled {
+                ", drawish ending: scaled down"
+            } else {
+                ""
+            }
+        ));
         say(&format!("Final evaluation: {} (side to move)", b.total));
     }
 
