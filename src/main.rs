@@ -1,5 +1,5 @@
 //! The `kiln` binary: no argument runs the UCI loop; `bench`, `perft`,
-//! `book`, `datagen` and `spsa` are one-shot tools.
+//! `book`, `datagen`, `tune` and `spsa` are one-shot tools.
 
 use kiln::chess::Position;
 use std::process::ExitCode;
@@ -18,6 +18,7 @@ fn main() -> ExitCode {
         Some("book") => book(&args[1..]),
         Some("datagen") => datagen(&args[1..]),
         Some("spsa") => spsa(),
+        Some("tune") => tune(&args[1..]),
         Some("--version") | Some("-V") => {
             println!(
                 "Kiln {} ({})",
@@ -27,7 +28,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] | book [moves...] | datagen [options] | datagen export <file> | spsa]");
+            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] | book [moves...] | datagen [options] | datagen export <file> | tune [options] | spsa]");
             ExitCode::from(2)
         }
         None => {
@@ -251,4 +252,103 @@ fn datagen(args: &[String]) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+const TUNE_USAGE: &str = "usage: kiln tune [--data FILE]... [--epochs N] [--lr X] \
+[--result-weight X] [--threads N] [--positions N] [--params FILE] [--pst FILE] [--dry-run]
+  defaults: --data data/selfplay.kgame --params codegen/src/eval_params.rs --pst codegen/src/pst.rs";
+
+/// `kiln tune ...`: fits the evaluation weights to self-play data and
+/// rewrites the codegen parameter files (see `kiln::tools::tune`).
+fn tune(args: &[String]) -> ExitCode {
+    use kiln::tools::tune::{self, Config};
+    let mut config = Config {
+        data: Vec::new(),
+        result_weight: tune::DEFAULT_RESULT_WEIGHT,
+        epochs: tune::DEFAULT_EPOCHS,
+        learning_rate: tune::DEFAULT_LEARNING_RATE,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        max_positions: 0,
+        write: None,
+    };
+    let (mut params, mut pst) = (
+        "codegen/src/eval_params.rs".to_string(),
+        "codegen/src/pst.rs".to_string(),
+    );
+    let mut dry_run = false;
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).map(String::as_str);
+        let ok = match (args[i].as_str(), value) {
+            ("--dry-run", _) => {
+                dry_run = true;
+                i += 1;
+                continue;
+            }
+            ("--data", Some(v)) => {
+                config.data.push(v.into());
+                true
+            }
+            ("--params", Some(v)) => {
+                params = v.to_string();
+                true
+            }
+            ("--pst", Some(v)) => {
+                pst = v.to_string();
+                true
+            }
+            ("--epochs", Some(v)) => v.parse().map(|n| config.epochs = n).is_ok(),
+            ("--threads", Some(v)) => {
+                v.parse().map(|n| config.threads = n).is_ok() && config.threads > 0
+            }
+            ("--positions", Some(v)) => v.parse().map(|n| config.max_positions = n).is_ok(),
+            ("--lr", Some(v)) => v.parse().map(|x| config.learning_rate = x).is_ok(),
+            ("--result-weight", Some(v)) => {
+                v.parse().map(|x| config.result_weight = x).is_ok()
+                    && (0.0..=1.0).contains(&config.result_weight)
+            }
+            _ => false,
+        };
+        if !ok {
+            eprintln!("bad argument '{}'\n{TUNE_USAGE}", args[i]);
+            return ExitCode::from(2);
+        }
+        i += 2;
+    }
+    if config.data.is_empty() {
+        config.data.push("data/selfplay.kgame".into());
+    }
+    if !dry_run {
+        config.write = Some((params.into(), pst.into()));
+    }
+    let report = match tune::run(&config, &mut std::io::stderr()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("kiln tune: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    println!(
+        "positions: {} training, {} validation; K = {:.6}",
+        report.train_positions, report.validation_positions, report.k
+    );
+    println!(
+        "loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6}",
+        report.train_loss_before,
+        report.train_loss_after,
+        report.validation_loss_before,
+        report.validation_loss_after
+    );
+    if let Err(e) = tune::write(&config, &report) {
+        eprintln!("kiln tune: {e}");
+        return ExitCode::from(1);
+    }
+    if let Some((params, pst)) = &config.write {
+        println!(
+            "wrote {} and {}; now run `cargo build --release --features regen`",
+            params.display(),
+            pst.display()
+        );
+    }
+    ExitCode::SUCCESS
 }

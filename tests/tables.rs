@@ -101,7 +101,7 @@ fn packed_eval_weights_unpack_to_the_codegen_pairs() {
         assert!(
             table::TUNED_CONSTANTS
                 .iter()
-                .any(|&(n, _, len, _)| n == name && len == length),
+                .any(|&(n, weights, _)| n == name && weights.len() == length),
             "{name}"
         );
     }

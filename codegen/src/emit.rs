@@ -429,11 +429,11 @@ pub fn eval_from(source: &str, values: &[(&'static str, ParamValue)]) -> String 
             s += &eval_param_item(name, value, &mut next_index);
             s += "\n";
             if next_index > first {
-                let array = matches!(value, ParamValue::PackedArray(_));
-                layout.push(format!(
-                    "    ({name:?}, {first}, {}, {array}),\n",
-                    next_index - first
-                ));
+                let (weights, array) = match value {
+                    ParamValue::PackedArray(_) => (format!("&{name}"), true),
+                    _ => (format!("&[{name}]"), false),
+                };
+                layout.push(format!("    ({name:?}, {weights}, {array}),\n"));
             }
         } else if trimmed.is_empty() || trimmed.starts_with("//") {
             s += line.trim_end();
@@ -460,8 +460,8 @@ pub fn eval_from(source: &str, values: &[(&'static str, ParamValue)]) -> String 
          pub const PST_WEIGHT_INDEX: usize = {PST_WEIGHT_INDEX};\n\n\
          /// Length of the tuner's weight vector.\n\
          pub const WEIGHT_COUNT: usize = {next_index};\n\n\
-         /// Every tuned constant above: (name, first index, length, is an array).\n\
-         pub const TUNED_CONSTANTS: [(&str, usize, usize, bool); {}] = [\n{}];\n",
+         /// Every tuned constant above: (name, its weights, is an array).\n\
+         pub const TUNED_CONSTANTS: [(&str, &[Weight], bool); {}] = [\n{}];\n",
         layout.len(),
         layout.concat()
     );
@@ -561,8 +561,8 @@ mod tests {
             first + 2
         )));
         assert!(out.contains(&format!("pub const WEIGHT_COUNT: usize = {};", first + 3)));
-        assert!(out.contains(&format!("(\"A\", {first}, 1, false),")));
-        assert!(out.contains(&format!("(\"C\", {}, 2, true),", first + 1)));
+        assert!(out.contains("(\"A\", &[A], false),"));
+        assert!(out.contains("(\"C\", &C, true),"));
     }
 
     fn one(name: &'static str, value: ParamValue) -> Vec<(&'static str, ParamValue)> {

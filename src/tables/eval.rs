@@ -128,18 +128,18 @@ pub const PST_WEIGHT_INDEX: usize = 6;
 /// Length of the tuner's weight vector.
 pub const WEIGHT_COUNT: usize = 502;
 
-/// Every tuned constant above: (name, first index, length, is an array).
-pub const TUNED_CONSTANTS: [(&str, usize, usize, bool); 12] = [
-    ("PASSED_PAWN", 390, 8, true),
-    ("ISOLATED_PAWN", 398, 1, false),
-    ("DOUBLED_PAWN", 399, 1, false),
-    ("KNIGHT_MOBILITY", 400, 9, true),
-    ("BISHOP_MOBILITY", 409, 14, true),
-    ("ROOK_MOBILITY", 423, 15, true),
-    ("QUEEN_MOBILITY", 438, 28, true),
-    ("BISHOP_PAIR", 466, 1, false),
-    ("ROOK_OPEN_FILE", 467, 1, false),
-    ("ROOK_SEMI_OPEN_FILE", 468, 1, false),
-    ("KING_SHIELD_PAWN", 469, 1, false),
-    ("KING_DANGER", 470, 32, true),
+/// Every tuned constant above: (name, its weights, is an array).
+pub const TUNED_CONSTANTS: [(&str, &[Weight], bool); 12] = [
+    ("PASSED_PAWN", &PASSED_PAWN, true),
+    ("ISOLATED_PAWN", &[ISOLATED_PAWN], false),
+    ("DOUBLED_PAWN", &[DOUBLED_PAWN], false),
+    ("KNIGHT_MOBILITY", &KNIGHT_MOBILITY, true),
+    ("BISHOP_MOBILITY", &BISHOP_MOBILITY, true),
+    ("ROOK_MOBILITY", &ROOK_MOBILITY, true),
+    ("QUEEN_MOBILITY", &QUEEN_MOBILITY, true),
+    ("BISHOP_PAIR", &[BISHOP_PAIR], false),
+    ("ROOK_OPEN_FILE", &[ROOK_OPEN_FILE], false),
+    ("ROOK_SEMI_OPEN_FILE", &[ROOK_SEMI_OPEN_FILE], false),
+    ("KING_SHIELD_PAWN", &[KING_SHIELD_PAWN], false),
+    ("KING_DANGER", &KING_DANGER, true),
 ];

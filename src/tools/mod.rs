@@ -1,4 +1,6 @@
-//! Command-line tools that sit beside the engine proper: `perft` and `bench`.
+//! Command-line tools that sit beside the engine proper: `perft`, `bench`
+//! and the evaluation tuner `tune`.
 
 pub mod bench;
 pub mod perft;
+pub mod tune;

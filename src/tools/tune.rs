@@ -1,0 +1,736 @@
+//! `kiln tune`: a logistic ("Texel") fit of every evaluation weight on
+//! self-play data from `kiln datagen`.
+//!
+//! 1. **Load.** Every game is replayed; the positions `SampleFilter::default`
+//!    keeps (no check, no noisy best move, no mate score, ply >= 8) become
+//!    samples. Each is evaluated once with a trace (`eval::linear`): the
+//!    evaluation as `scale * taper(sum of coefficient * weight) + offset`.
+//!    Every 20th game is held out for validation.
+//! 2. **Scaling constant.** `K` maps centipawns to an expected score,
+//!    `sigmoid(K * eval)`; it is fitted first (golden-section search) to the
+//!    game results with the current weights, so the fit starts from the
+//!    engine's own scale.
+//! 3. **Target.** `RESULT_WEIGHT * result + (1 - RESULT_WEIGHT) *
+//!    sigmoid(K * search score)`: the game result is the truth but is noisy
+//!    (one game per position); the search score is precise but biased by the
+//!    current evaluation. Default `RESULT_WEIGHT` = 0.5.
+//! 4. **Fit.** Full-batch gradient descent with Adam on the mean squared
+//!    error between `sigmoid(K * eval)` and the target, middlegame and
+//!    endgame halves of every weight separately, gradients summed over
+//!    threads.
+//! 5. **Write.** Weights are rounded; each piece kind's average
+//!    piece-square value is moved into its material value (the two are
+//!    interchangeable, and a zero-mean table reads better); weights that no
+//!    sample used keep their old values. The tuner rewrites the tuned
+//!    constants of `codegen/src/eval_params.rs` and the tables and material
+//!    of `codegen/src/pst.rs`; `cargo build --release --features regen`
+//!    then regenerates `src/tables/`.
+
+use crate::datagen::format::{GameReader, GameResult, SampleFilter};
+use crate::eval::{self, eg, mg, MAX_PHASE};
+use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TUNED_CONSTANTS, WEIGHT_COUNT};
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Share of the game result in the training target (the rest is the
+/// search score).
+pub const DEFAULT_RESULT_WEIGHT: f64 = 0.5;
+/// Adam steps over the whole training set.
+pub const DEFAULT_EPOCHS: usize = 1000;
+/// Adam's step size, in centipawns.
+pub const DEFAULT_LEARNING_RATE: f64 = 1.0;
+/// Adam's moment decay rates and its guard against division by zero.
+const ADAM_BETA1: f64 = 0.9;
+const ADAM_BETA2: f64 = 0.999;
+const ADAM_EPSILON: f64 = 1e-8;
+/// One game in this many is held out to measure the fit on unseen positions.
+const VALIDATION_EVERY: usize = 20;
+/// The bracket and precision of the search for `K` (per centipawn).
+const K_RANGE: (f64, f64) = (0.0005, 0.02);
+const K_PRECISION: f64 = 1e-6;
+
+/// What `kiln tune` was asked to do.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `kiln datagen` files.
+    pub data: Vec<PathBuf>,
+    pub result_weight: f64,
+    pub epochs: usize,
+    pub learning_rate: f64,
+    pub threads: usize,
+    /// Stop loading after this many training positions (0: all).
+    pub max_positions: usize,
+    /// `codegen/src/eval_params.rs` and `codegen/src/pst.rs` to rewrite;
+    /// `None` prints the loss and writes nothing.
+    pub write: Option<(PathBuf, PathBuf)>,
+}
+
+/// Why tuning failed.
+#[derive(Debug)]
+pub enum TuneError {
+    /// A data file could not be read or is malformed.
+    Data(String),
+    /// No position passed the filter.
+    NoSamples,
+    /// A parameter file does not have the expected layout, or does not match
+    /// the weights this binary was built with.
+    ParamFile(String),
+}
+
+impl fmt::Display for TuneError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            TuneError::Data(m) => write!(f, "data: {m}"),
+            TuneError::NoSamples => write!(f, "no position passed the filter"),
+            TuneError::ParamFile(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for TuneError {}
+
+/// One position as the fit sees it.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// Its coefficients: `features[start..start + len]`.
+    start: u32,
+    len: u16,
+    phase: u8,
+    scale: f32,
+    offset: f32,
+    /// White's game result: 0, 0.5 or 1.
+    result: f32,
+    /// The search score, White's view, centipawns.
+    score: f32,
+}
+
+/// Positions and their coefficients, stored flat.
+#[derive(Default)]
+struct Dataset {
+    entries: Vec<Entry>,
+    features: Vec<(u16, i16)>,
+}
+
+impl Dataset {
+    fn push(&mut self, lin: &eval::Linear, result: GameResult, score: i16) {
+        let merged = lin.trace.merged();
+        let start = self.features.len() as u32;
+        self.features.extend(
+            merged
+                .iter()
+                .map(|&(i, c)| (i, c.clamp(-32767, 32767) as i16)),
+        );
+        self.entries.push(Entry {
+            start,
+            len: merged.len() as u16,
+            phase: lin.phase as u8,
+            scale: lin.scale as f32,
+            offset: lin.offset as f32,
+            result: result.white_score(),
+            score: score as f32,
+        });
+    }
+
+    fn features(&self, e: &Entry) -> &[(u16, i16)] {
+        &self.features[e.start as usize..e.start as usize + e.len as usize]
+    }
+}
+
+/// The weights as the fit holds them: middlegame and endgame halves.
+#[derive(Clone, Debug)]
+struct Weights {
+    mg: Vec<f64>,
+    eg: Vec<f64>,
+}
+
+impl Weights {
+    fn zero() -> Self {
+        Weights {
+            mg: vec![0.0; WEIGHT_COUNT],
+            eg: vec![0.0; WEIGHT_COUNT],
+        }
+    }
+
+    /// White's evaluation of `e` and the tapering shares (mg, eg).
+    #[inline]
+    fn eval(&self, data: &Dataset, e: &Entry) -> (f64, f64, f64) {
+        let (mut m, mut g) = (0.0, 0.0);
+        for &(i, c) in data.features(e) {
+            m += self.mg[i as usize] * c as f64;
+            g += self.eg[i as usize] * c as f64;
+        }
+        let mg_share = e.scale as f64 * e.phase as f64 / MAX_PHASE as f64;
+        let eg_share = e.scale as f64 * (MAX_PHASE - e.phase as i32) as f64 / MAX_PHASE as f64;
+        (
+            m * mg_share + g * eg_share + e.offset as f64,
+            mg_share,
+            eg_share,
+        )
+    }
+}
+
+#[inline]
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The fit's target for `e`.
+#[inline]
+fn target(e: &Entry, k: f64, result_weight: f64) -> f64 {
+    result_weight * e.result as f64 + (1.0 - result_weight) * sigmoid(k * e.score as f64)
+}
+
+/// Mean squared error over `data`, on `threads` threads.
+fn loss(data: &Dataset, w: &Weights, k: f64, result_weight: f64, threads: usize) -> f64 {
+    let total: f64 = split(&data.entries, threads, |chunk| {
+        chunk
+            .iter()
+            .map(|e| {
+                let p = sigmoid(k * w.eval(data, e).0);
+                (p - target(e, k, result_weight)).powi(2)
+            })
+            .sum::<f64>()
+    })
+    .into_iter()
+    .sum();
+    total / data.entries.len().max(1) as f64
+}
+
+/// The gradient of the loss, summed over threads.
+fn gradient(data: &Dataset, w: &Weights, k: f64, result_weight: f64, threads: usize) -> Weights {
+    let parts = split(&data.entries, threads, |chunk| {
+        let mut grad = Weights::zero();
+        for e in chunk {
+            let (eval, mg_share, eg_share) = w.eval(data, e);
+            let p = sigmoid(k * eval);
+            let d = 2.0 * (p - target(e, k, result_weight)) * p * (1.0 - p) * k;
+            for &(i, c) in data.features(e) {
+                grad.mg[i as usize] += d * c as f64 * mg_share;
+                grad.eg[i as usize] += d * c as f64 * eg_share;
+            }
+        }
+        grad
+    });
+    let n = data.entries.len().max(1) as f64;
+    let mut sum = Weights::zero();
+    for part in parts {
+        for i in 0..WEIGHT_COUNT {
+            sum.mg[i] += part.mg[i] / n;
+            sum.eg[i] += part.eg[i] / n;
+        }
+    }
+    sum
+}
+
+/// Runs `f` on `threads` nearly equal chunks of `items` in parallel.
+fn split<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
+    let size = items.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(size)
+            .map(|chunk| scope.spawn(|| f(chunk)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a tuner thread panicked"))
+            .collect()
+    })
+}
+
+/// The `K` that best maps the current evaluation to game results.
+fn fit_k(data: &Dataset, w: &Weights, threads: usize) -> f64 {
+    let (mut lo, mut hi) = K_RANGE;
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let result_only = |k: f64| loss(data, w, k, 1.0, threads);
+    let (mut a, mut b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+    let (mut fa, mut fb) = (result_only(a), result_only(b));
+    while hi - lo > K_PRECISION {
+        if fa < fb {
+            hi = b;
+            (b, fb) = (a, fa);
+            a = hi - ratio * (hi - lo);
+            fa = result_only(a);
+        } else {
+            lo = a;
+            (a, fa) = (b, fb);
+            b = lo + ratio * (hi - lo);
+            fb = result_only(b);
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// The training and validation sets, and which weights the data uses.
+struct Loaded {
+    train: Dataset,
+    validation: Dataset,
+    used: Vec<bool>,
+}
+
+fn load(config: &Config) -> Result<Loaded, TuneError> {
+    let mut games = Vec::new();
+    for path in &config.data {
+        let file = std::fs::File::open(path)
+            .map_err(|e| TuneError::Data(format!("{}: {e}", path.display())))?;
+        for game in GameReader::new(std::io::BufReader::new(file))
+            .map_err(|e| TuneError::Data(format!("{}: {e}", path.display())))?
+        {
+            games.push(game.map_err(|e| TuneError::Data(format!("{}: {e}", path.display())))?);
+        }
+    }
+    // Replay and trace in parallel; each thread returns its games' samples.
+    let indexed: Vec<(usize, &crate::datagen::format::Game)> = games.iter().enumerate().collect();
+    let parts = split(&indexed, config.threads, |chunk| {
+        let mut out = Vec::new();
+        for &(index, game) in chunk {
+            let samples = game
+                .samples(&SampleFilter::default(), index as u64)
+                .map_err(|e| TuneError::Data(e.to_string()))?;
+            for s in samples {
+                out.push((index, eval::linear(&s.position), s.result, s.score));
+            }
+        }
+        Ok::<_, TuneError>(out)
+    });
+    let mut loaded = Loaded {
+        train: Dataset::default(),
+        validation: Dataset::default(),
+        used: vec![false; WEIGHT_COUNT],
+    };
+    for part in parts {
+        for (game, lin, result, score) in part? {
+            for &(index, _, _) in &lin.trace.uses {
+                loaded.used[index as usize] = true;
+            }
+            if game % VALIDATION_EVERY == VALIDATION_EVERY - 1 {
+                loaded.validation.push(&lin, result, score);
+            } else if config.max_positions == 0 || loaded.train.entries.len() < config.max_positions
+            {
+                loaded.train.push(&lin, result, score);
+            }
+        }
+    }
+    if loaded.train.entries.is_empty() {
+        return Err(TuneError::NoSamples);
+    }
+    Ok(loaded)
+}
+
+/// What a run measured.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub train_positions: usize,
+    pub validation_positions: usize,
+    pub k: f64,
+    pub train_loss_before: f64,
+    pub train_loss_after: f64,
+    pub validation_loss_before: f64,
+    pub validation_loss_after: f64,
+    /// Every weight after the fit (rounded), `None` where no sample used it.
+    pub tuned: Vec<Option<(i32, i32)>>,
+}
+
+/// Loads the data, fits `K`, then the weights; prints progress to `log`.
+pub fn run(config: &Config, log: &mut impl std::io::Write) -> Result<Report, TuneError> {
+    let started = Instant::now();
+    let loaded = load(config)?;
+    let (train, validation) = (&loaded.train, &loaded.validation);
+    let _ = writeln!(
+        log,
+        "loaded {} training and {} validation positions ({} weights used) in {:.1} s",
+        train.entries.len(),
+        validation.entries.len(),
+        loaded.used.iter().filter(|&&u| u).count(),
+        started.elapsed().as_secs_f64()
+    );
+    let mut w = Weights::zero();
+    for (i, value) in compiled_values().into_iter().enumerate() {
+        w.mg[i] = mg(value) as f64;
+        w.eg[i] = eg(value) as f64;
+    }
+    let threads = config.threads.max(1);
+    let k = fit_k(train, &w, threads);
+    let rw = config.result_weight;
+    let train_loss_before = loss(train, &w, k, rw, threads);
+    let validation_loss_before = loss(validation, &w, k, rw, threads);
+    let _ = writeln!(
+        log,
+        "K = {k:.6} per cp; loss before: train {train_loss_before:.6}, validation {validation_loss_before:.6} (result weight {rw})"
+    );
+
+    let (mut m1, mut m2) = (Weights::zero(), Weights::zero());
+    for epoch in 1..=config.epochs {
+        let g = gradient(train, &w, k, rw, threads);
+        let (c1, c2) = (
+            1.0 - ADAM_BETA1.powi(epoch as i32),
+            1.0 - ADAM_BETA2.powi(epoch as i32),
+        );
+        for (weights, (grads, (first, second))) in [
+            (&mut w.mg, (&g.mg, (&mut m1.mg, &mut m2.mg))),
+            (&mut w.eg, (&g.eg, (&mut m1.eg, &mut m2.eg))),
+        ] {
+            for i in 0..WEIGHT_COUNT {
+                first[i] = ADAM_BETA1 * first[i] + (1.0 - ADAM_BETA1) * grads[i];
+                second[i] = ADAM_BETA2 * second[i] + (1.0 - ADAM_BETA2) * grads[i] * grads[i];
+                weights[i] -= config.learning_rate * (first[i] / c1)
+                    / ((second[i] / c2).sqrt() + ADAM_EPSILON);
+            }
+        }
+        if epoch % 50 == 0 || epoch == config.epochs {
+            let _ = writeln!(
+                log,
+                "epoch {epoch:5}: train {:.6}, validation {:.6} ({:.0} s)",
+                loss(train, &w, k, rw, threads),
+                loss(validation, &w, k, rw, threads),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    // Round to what the engine will use, and measure that.
+    let mut rounded = w.clone();
+    for i in 0..WEIGHT_COUNT {
+        rounded.mg[i] = rounded.mg[i].round();
+        rounded.eg[i] = rounded.eg[i].round();
+    }
+    let tuned = (0..WEIGHT_COUNT)
+        .map(|i| loaded.used[i].then_some((rounded.mg[i] as i32, rounded.eg[i] as i32)))
+        .collect();
+    Ok(Report {
+        train_positions: train.entries.len(),
+        validation_positions: validation.entries.len(),
+        k,
+        train_loss_before,
+        train_loss_after: loss(train, &rounded, k, rw, threads),
+        validation_loss_before,
+        validation_loss_after: loss(validation, &rounded, k, rw, threads),
+        tuned,
+    })
+}
+
+/// Moves each kind's average piece-square value into its material value
+/// (the evaluation is unchanged: every piece has both). Pawns average over
+/// ranks 2-7 only; kings have no material weight, so theirs stay put.
+pub fn centre_piece_square_tables(tuned: &mut [Option<(i32, i32)>]) {
+    for kind in 0..5 {
+        let squares: Vec<usize> = (0..64)
+            .filter(|&sq| kind != 0 || (8..56).contains(&sq))
+            .map(|sq| PST_WEIGHT_INDEX + 64 * kind + sq)
+            .filter(|&i| tuned[i].is_some())
+            .collect();
+        let Some(material) = tuned[MATERIAL_WEIGHT_INDEX + kind] else {
+            continue;
+        };
+        if squares.is_empty() {
+            continue;
+        }
+        let n = squares.len() as i32;
+        let mean_mg = squares.iter().map(|&i| tuned[i].unwrap().0).sum::<i32>() / n;
+        let mean_eg = squares.iter().map(|&i| tuned[i].unwrap().1).sum::<i32>() / n;
+        for &i in &squares {
+            let (m, e) = tuned[i].unwrap();
+            tuned[i] = Some((m - mean_mg, e - mean_eg));
+        }
+        tuned[MATERIAL_WEIGHT_INDEX + kind] = Some((material.0 + mean_mg, material.1 + mean_eg));
+    }
+}
+
+/// The integers of `text`, in order (signs included).
+fn integers(text: &str) -> Vec<i32> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() || (c == '-' && current.is_empty()) {
+            current.push(c);
+        } else {
+            if let Ok(v) = current.parse() {
+                out.push(v);
+            }
+            current.clear();
+        }
+    }
+    out
+}
+
+/// Why a parameter file is refused when it differs from this binary.
+const STALE: &str = "differs from the weights this binary was built with: \
+run `cargo build --release --features regen` (and use that binary) first";
+
+fn unpack(packed: i32) -> (i32, i32) {
+    (mg(packed), eg(packed))
+}
+
+/// `codegen/src/eval_params.rs` with every tuned constant's value replaced
+/// by `tuned` (unused weights keep the file's value). Fails when a used
+/// weight's value in the file is not `compiled` (the file was edited since
+/// the tables were generated).
+pub fn rewrite_eval_params(
+    source: &str,
+    compiled: &[i32],
+    tuned: &[Option<(i32, i32)>],
+) -> Result<String, TuneError> {
+    let mut out = String::with_capacity(source.len());
+    let mut found = 0;
+    for line in source.lines() {
+        let constant = TUNED_CONSTANTS
+            .iter()
+            .find(|(name, ..)| line.starts_with(&format!("pub const {name}: ")));
+        let Some(&(name, weights, array)) = constant else {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        };
+        found += 1;
+        let bad = |why: &str| TuneError::ParamFile(format!("eval_params.rs: {name}: {why}"));
+        let (head, value) = line.split_once(" = ").ok_or_else(|| bad("no ` = `"))?;
+        let (first, len) = (weights[0].index as usize, weights.len());
+        let old = integers(value.trim_end_matches(';'));
+        if old.len() != 2 * len {
+            return Err(bad("expected (mg, eg) pairs"));
+        }
+        let mut pairs = Vec::with_capacity(len);
+        for j in 0..len {
+            let file_pair = (old[2 * j], old[2 * j + 1]);
+            if unpack(compiled[first + j]) != file_pair {
+                return Err(bad(STALE));
+            }
+            let (m, e) = tuned[first + j].unwrap_or(file_pair);
+            pairs.push(format!("({m}, {e})"));
+        }
+        let value = if array {
+            format!("[{}]", pairs.join(", "))
+        } else {
+            pairs[0].clone()
+        };
+        out.push_str(&format!("{head} = {value};\n"));
+    }
+    if found != TUNED_CONSTANTS.len() {
+        return Err(TuneError::ParamFile(format!(
+            "eval_params.rs: found {found} of the {} tuned constants",
+            TUNED_CONSTANTS.len()
+        )));
+    }
+    Ok(out)
+}
+
+/// Piece kinds as `codegen/src/pst.rs` names its tables.
+const PST_TABLE_NAMES: [&str; 6] = ["PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING"];
+
+/// `codegen/src/pst.rs` with the material list and the drawn tables
+/// replaced by `tuned` (unused weights keep the file's value).
+pub fn rewrite_pst(
+    source: &str,
+    compiled: &[i32],
+    tuned: &[Option<(i32, i32)>],
+) -> Result<String, TuneError> {
+    let bad = |why: String| TuneError::ParamFile(format!("pst.rs: {why}"));
+    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
+    let find = |lines: &[String], start: &str| {
+        lines
+            .iter()
+            .position(|l| l.starts_with(start))
+            .ok_or_else(|| bad(format!("no line starting `{start}`")))
+    };
+    // Material: one `(mg, eg),` line per kind after the declaration.
+    let at = find(&lines, "pub const MATERIAL: [(i32, i32); 6] = [")?;
+    for kind in 0..6 {
+        let line = &mut lines[at + 1 + kind];
+        let old = integers(line);
+        if old.len() != 2 {
+            return Err(bad(format!(
+                "material line {} is not `(mg, eg),`",
+                kind + 1
+            )));
+        }
+        if unpack(compiled[MATERIAL_WEIGHT_INDEX + kind]) != (old[0], old[1]) {
+            return Err(bad(format!(
+                "material of {}: {STALE}",
+                PST_TABLE_NAMES[kind]
+            )));
+        }
+        let (m, e) = tuned[MATERIAL_WEIGHT_INDEX + kind].unwrap_or((old[0], old[1]));
+        *line = format!("    ({m}, {e}),");
+    }
+    // Tables: drawn rank 8 first, so row r holds White-relative squares
+    // (7 - r) * 8 .. + 8.
+    for (kind, name) in PST_TABLE_NAMES.iter().enumerate() {
+        for (half, suffix) in ["MG", "EG"].iter().enumerate() {
+            let at = find(&lines, &format!("const {name}_{suffix}: [i32; 64] = ["))?;
+            for row in 0..8 {
+                let line = &mut lines[at + 1 + row];
+                let old = integers(line);
+                if old.len() != 8 {
+                    return Err(bad(format!(
+                        "{name}_{suffix} row {} is not 8 numbers",
+                        row + 1
+                    )));
+                }
+                let mut cells = Vec::with_capacity(8);
+                for (file, &old_value) in old.iter().enumerate() {
+                    let index = PST_WEIGHT_INDEX + 64 * kind + (7 - row) * 8 + file;
+                    let (m, e) = unpack(compiled[index]);
+                    if old_value != [m, e][half] {
+                        return Err(bad(format!("{name}_{suffix}: {STALE}")));
+                    }
+                    let value = tuned[index].map_or(old_value, |(m, e)| [m, e][half]);
+                    cells.push(format!("{value:4}"));
+                }
+                *line = format!("   {},", cells.join(","));
+            }
+        }
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    Ok(out)
+}
+
+/// Writes the tuned weights into the two codegen files of `config.write`.
+pub fn write(config: &Config, report: &Report) -> Result<(), TuneError> {
+    let Some((params_path, pst_path)) = &config.write else {
+        return Ok(());
+    };
+    let read = |p: &PathBuf| {
+        std::fs::read_to_string(p)
+            .map_err(|e| TuneError::ParamFile(format!("{}: {e}", p.display())))
+    };
+    let mut tuned = report.tuned.clone();
+    centre_piece_square_tables(&mut tuned);
+    let compiled = compiled_values();
+    let params = rewrite_eval_params(&read(params_path)?, &compiled, &tuned)?;
+    let pst = rewrite_pst(&read(pst_path)?, &compiled, &tuned)?;
+    for (path, text) in [(params_path, params), (pst_path, pst)] {
+        std::fs::write(path, text)
+            .map_err(|e| TuneError::ParamFile(format!("{}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+/// The value of every weight as this binary was built: material and
+/// piece-square values from `tables::pst`, the rest from the layout.
+pub fn compiled_values() -> Vec<i32> {
+    use crate::tables::pst::{MATERIAL, PST};
+    let mut values = vec![0; WEIGHT_COUNT];
+    for kind in 0..6 {
+        values[MATERIAL_WEIGHT_INDEX + kind] = MATERIAL[kind];
+        for sq in 0..64 {
+            values[PST_WEIGHT_INDEX + 64 * kind + sq] = PST[kind][sq] - MATERIAL[kind];
+        }
+    }
+    for (_, weights, _) in TUNED_CONSTANTS {
+        for w in weights {
+            values[w.index as usize] = w.packed;
+        }
+    }
+    values
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+
+    fn suite() -> Vec<Position> {
+        include_str!("../../tests/data/perft.epd")
+            .lines()
+            .filter_map(|line| Position::from_fen(line.split(';').next()?.trim()).ok())
+            .collect()
+    }
+
+    #[test]
+    fn traced_weights_are_the_compiled_values() {
+        let compiled = compiled_values();
+        for pos in suite() {
+            for &(index, _, packed) in &eval::linear(&pos).trace.uses {
+                assert_eq!(compiled[index as usize], packed, "weight {index}");
+            }
+        }
+    }
+
+    #[test]
+    fn untouched_files_are_rewritten_unchanged() {
+        let compiled = compiled_values();
+        let none = vec![None; WEIGHT_COUNT];
+        let params = include_str!("../../codegen/src/eval_params.rs");
+        assert_eq!(
+            rewrite_eval_params(params, &compiled, &none).unwrap(),
+            params
+        );
+        let pst = include_str!("../../codegen/src/pst.rs");
+        assert_eq!(rewrite_pst(pst, &compiled, &none).unwrap(), pst);
+        // The same with every weight "tuned" to its current value.
+        let same: Vec<_> = compiled.iter().map(|&v| Some(unpack(v))).collect();
+        assert_eq!(
+            rewrite_eval_params(params, &compiled, &same).unwrap(),
+            params
+        );
+        assert_eq!(rewrite_pst(pst, &compiled, &same).unwrap(), pst);
+    }
+
+    #[test]
+    fn tuned_values_land_where_the_engine_reads_them() {
+        use crate::tables::eval::DOUBLED_PAWN;
+        let compiled = compiled_values();
+        let mut tuned = vec![None; WEIGHT_COUNT];
+        tuned[DOUBLED_PAWN.index as usize] = Some((-11, -22));
+        // The white knight on f3 (White-relative square 21) and queen material.
+        tuned[PST_WEIGHT_INDEX + 64 + 21] = Some((77, -66));
+        tuned[MATERIAL_WEIGHT_INDEX + 4] = Some((1000, 1100));
+        let params = rewrite_eval_params(
+            include_str!("../../codegen/src/eval_params.rs"),
+            &compiled,
+            &tuned,
+        )
+        .unwrap();
+        assert!(params.contains("pub const DOUBLED_PAWN: (i32, i32) = (-11, -22);"));
+        let pst = rewrite_pst(include_str!("../../codegen/src/pst.rs"), &compiled, &tuned).unwrap();
+        assert!(pst.contains("    (1000, 1100),"));
+        // KNIGHT_MG row 6 (rank 3 drawn sixth), file f = sixth number.
+        let row = |name: &str, r: usize| {
+            let at = pst
+                .lines()
+                .position(|l| l.starts_with(&format!("const {name}: ")))
+                .unwrap();
+            integers(pst.lines().nth(at + 1 + r).unwrap())
+        };
+        assert_eq!(row("KNIGHT_MG", 5)[5], 77);
+        assert_eq!(row("KNIGHT_EG", 5)[5], -66);
+    }
+
+    #[test]
+    fn a_stale_parameter_file_is_refused() {
+        let compiled = compiled_values();
+        let none = vec![None; WEIGHT_COUNT];
+        let params = include_str!("../../codegen/src/eval_params.rs").replace(
+            "pub const DOUBLED_PAWN: (i32, i32) = (",
+            "pub const DOUBLED_PAWN: (i32, i32) = (1",
+        );
+        assert!(matches!(
+            rewrite_eval_params(&params, &compiled, &none),
+            Err(TuneError::ParamFile(_))
+        ));
+    }
+
+    #[test]
+    fn centring_keeps_every_pieces_sum() {
+        let mut tuned: Vec<_> = compiled_values().iter().map(|&v| Some(unpack(v))).collect();
+        let before = tuned.clone();
+        centre_piece_square_tables(&mut tuned);
+        for kind in 0..5 {
+            for sq in 8..56 {
+                let i = PST_WEIGHT_INDEX + 64 * kind + sq;
+                let m = MATERIAL_WEIGHT_INDEX + kind;
+                let sum = |t: &[Option<(i32, i32)>]| {
+                    let (a, b) = (t[i].unwrap(), t[m].unwrap());
+                    (a.0 + b.0, a.1 + b.1)
+                };
+                assert_eq!(sum(&tuned), sum(&before));
+            }
+        }
+    }
+
+    #[test]
+    fn integers_are_read_with_signs() {
+        assert_eq!(integers("[(1, -2), (30, 4)];"), vec![1, -2, 30, 4]);
+        assert_eq!(integers("    -80, -40,   0,"), vec![-80, -40, 0]);
+    }
+}
