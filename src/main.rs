@@ -255,7 +255,7 @@ fn datagen(args: &[String]) -> ExitCode {
 }
 
 const TUNE_USAGE: &str = "usage: kiln tune [--data FILE]... [--epochs N] [--lr X] \
-[--result-weight X] [--threads N] [--positions N] [--params FILE] [--pst FILE] [--dry-run]
+[--result-weight X] [--threads N] [--positions N] [--min-uses N] [--params FILE] [--pst FILE] [--dry-run]
   defaults: --data data/selfplay.kgame --params codegen/src/eval_params.rs --pst codegen/src/pst.rs";
 
 /// `kiln tune ...`: fits the evaluation weights to self-play data and
@@ -269,6 +269,7 @@ fn tune(args: &[String]) -> ExitCode {
         learning_rate: tune::DEFAULT_LEARNING_RATE,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         max_positions: 0,
+        min_uses: tune::DEFAULT_MIN_USES,
         write: None,
     };
     let (mut params, mut pst) = (
@@ -302,6 +303,7 @@ fn tune(args: &[String]) -> ExitCode {
                 v.parse().map(|n| config.threads = n).is_ok() && config.threads > 0
             }
             ("--positions", Some(v)) => v.parse().map(|n| config.max_positions = n).is_ok(),
+            ("--min-uses", Some(v)) => v.parse().map(|n| config.min_uses = n).is_ok(),
             ("--lr", Some(v)) => v.parse().map(|x| config.learning_rate = x).is_ok(),
             ("--result-weight", Some(v)) => {
                 v.parse().map(|x| config.result_weight = x).is_ok()

@@ -20,8 +20,9 @@
 //!    threads.
 //! 5. **Write.** Weights are rounded; each piece kind's average
 //!    piece-square value is moved into its material value (the two are
-//!    interchangeable, and a zero-mean table reads better); weights that no
-//!    sample used keep their old values. The tuner rewrites the tuned
+//!    interchangeable, and a zero-mean table reads better). Weights that
+//!    fewer than `DEFAULT_MIN_USES` training positions use are not tuned
+//!    and keep their old values. The tuner rewrites the tuned
 //!    constants of `codegen/src/eval_params.rs` and the tables and material
 //!    of `codegen/src/pst.rs`; `cargo build --release --features regen`
 //!    then regenerates `src/tables/`.
@@ -36,6 +37,10 @@ use std::time::Instant;
 /// Share of the game result in the training target (the rest is the
 /// search score).
 pub const DEFAULT_RESULT_WEIGHT: f64 = 0.5;
+/// Weights that appear in fewer training positions keep their values: a
+/// knight on a8 or a rare mobility count would otherwise be fitted to the
+/// results of a handful of games.
+pub const DEFAULT_MIN_USES: usize = 1000;
 /// Adam steps over the whole training set.
 pub const DEFAULT_EPOCHS: usize = 1000;
 /// Adam's step size, in centipawns.
@@ -61,6 +66,8 @@ pub struct Config {
     pub threads: usize,
     /// Stop loading after this many training positions (0: all).
     pub max_positions: usize,
+    /// Weights used by fewer training positions are not tuned.
+    pub min_uses: usize,
     /// `codegen/src/eval_params.rs` and `codegen/src/pst.rs` to rewrite;
     /// `None` prints the loss and writes nothing.
     pub write: Option<(PathBuf, PathBuf)>,
@@ -261,11 +268,12 @@ fn fit_k(data: &Dataset, w: &Weights, threads: usize) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// The training and validation sets, and which weights the data uses.
+/// The training and validation sets, and in how many training positions
+/// each weight appears.
 struct Loaded {
     train: Dataset,
     validation: Dataset,
-    used: Vec<bool>,
+    uses: Vec<u32>,
 }
 
 fn load(config: &Config) -> Result<Loaded, TuneError> {
@@ -296,18 +304,19 @@ fn load(config: &Config) -> Result<Loaded, TuneError> {
     let mut loaded = Loaded {
         train: Dataset::default(),
         validation: Dataset::default(),
-        used: vec![false; WEIGHT_COUNT],
+        uses: vec![0; WEIGHT_COUNT],
     };
     for part in parts {
         for (game, lin, result, score) in part? {
-            for &(index, _, _) in &lin.trace.uses {
-                loaded.used[index as usize] = true;
-            }
             if game % VALIDATION_EVERY == VALIDATION_EVERY - 1 {
                 loaded.validation.push(&lin, result, score);
             } else if config.max_positions == 0 || loaded.train.entries.len() < config.max_positions
             {
                 loaded.train.push(&lin, result, score);
+                let e = loaded.train.entries.last().expect("just pushed");
+                for &(index, _) in loaded.train.features(e) {
+                    loaded.uses[index as usize] += 1;
+                }
             }
         }
     }
@@ -327,7 +336,7 @@ pub struct Report {
     pub train_loss_after: f64,
     pub validation_loss_before: f64,
     pub validation_loss_after: f64,
-    /// Every weight after the fit (rounded), `None` where no sample used it.
+    /// Every weight after the fit (rounded), `None` where it was not tuned.
     pub tuned: Vec<Option<(i32, i32)>>,
 }
 
@@ -336,13 +345,22 @@ pub fn run(config: &Config, log: &mut impl std::io::Write) -> Result<Report, Tun
     let started = Instant::now();
     let loaded = load(config)?;
     let (train, validation) = (&loaded.train, &loaded.validation);
+    // Weights seen in too few positions would be fitted to the noise of a
+    // few games: they keep their values.
+    let tuned_mask: Vec<bool> = loaded
+        .uses
+        .iter()
+        .map(|&u| u > 0 && u as usize >= config.min_uses)
+        .collect();
     let _ = writeln!(
         log,
-        "loaded {} training and {} validation positions ({} weights used) in {:.1} s",
+        "loaded {} training and {} validation positions in {:.1} s; {} weights used, {} of them in at least {} positions (the others stay as they are)",
         train.entries.len(),
         validation.entries.len(),
-        loaded.used.iter().filter(|&&u| u).count(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        loaded.uses.iter().filter(|&&u| u > 0).count(),
+        tuned_mask.iter().filter(|&&t| t).count(),
+        config.min_uses,
     );
     let mut w = Weights::zero();
     for (i, value) in compiled_values().into_iter().enumerate() {
@@ -370,7 +388,7 @@ pub fn run(config: &Config, log: &mut impl std::io::Write) -> Result<Report, Tun
             (&mut w.mg, (&g.mg, (&mut m1.mg, &mut m2.mg))),
             (&mut w.eg, (&g.eg, (&mut m1.eg, &mut m2.eg))),
         ] {
-            for i in 0..WEIGHT_COUNT {
+            for i in (0..WEIGHT_COUNT).filter(|&i| tuned_mask[i]) {
                 first[i] = ADAM_BETA1 * first[i] + (1.0 - ADAM_BETA1) * grads[i];
                 second[i] = ADAM_BETA2 * second[i] + (1.0 - ADAM_BETA2) * grads[i] * grads[i];
                 weights[i] -= config.learning_rate * (first[i] / c1)
@@ -394,7 +412,7 @@ pub fn run(config: &Config, log: &mut impl std::io::Write) -> Result<Report, Tun
         rounded.eg[i] = rounded.eg[i].round();
     }
     let tuned = (0..WEIGHT_COUNT)
-        .map(|i| loaded.used[i].then_some((rounded.mg[i] as i32, rounded.eg[i] as i32)))
+        .map(|i| tuned_mask[i].then_some((rounded.mg[i] as i32, rounded.eg[i] as i32)))
         .collect();
     Ok(Report {
         train_positions: train.entries.len(),
