@@ -128,16 +128,22 @@ fn evaluate_with<T: Trace>(
         pieces::evaluate(pos, Color::Black, &mut info, trace),
     ];
     let info = &info;
-    let mut both = |term: fn(&Position, Color, &EvalInfo, &mut T) -> i32| {
-        [
-            term(pos, Color::White, info, trace),
-            term(pos, Color::Black, info, trace),
-        ]
-    };
-    let passers = both(pawns::passers);
-    let threats = both(threats::evaluate);
-    let king = both(king::evaluate);
-    let space = both(space::evaluate);
+    let passers = [
+        pawns::passers(pos, Color::White, info, trace),
+        pawns::passers(pos, Color::Black, info, trace),
+    ];
+    let threats = [
+        threats::evaluate(pos, Color::White, info, trace),
+        threats::evaluate(pos, Color::Black, info, trace),
+    ];
+    let king = [
+        king::evaluate(pos, Color::White, info, trace),
+        king::evaluate(pos, Color::Black, info, trace),
+    ];
+    let space = [
+        space::evaluate(pos, Color::White, info, trace),
+        space::evaluate(pos, Color::Black, info, trace),
+    ];
     let terms = [
         [pos.psqt(), 0],
         pawns,
