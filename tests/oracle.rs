@@ -86,6 +86,12 @@ fn playouts(start_fen: &str, seed: u64, games: usize, plies: usize) -> usize {
                 "incremental key drifted in {}",
                 ours.to_fen()
             );
+            assert_eq!(
+                ours.pawn_key(),
+                ours.compute_pawn_key(),
+                "incremental pawn key drifted in {}",
+                ours.to_fen()
+            );
             if a.is_empty() || ours.halfmove_clock() >= 100 {
                 break;
             }
@@ -170,4 +176,37 @@ fn tricky_positions_match_by_perft_3() {
         assert_eq!(kiln_moves(&ours), cozy_moves(&theirs), "{fen}");
         assert_eq!(perft(&ours, 3), cozy_perft(&theirs, 3), "{fen}");
     }
+}
+
+/// The incremental pawn key equals the one computed from scratch after every
+/// legal move and every reply from each perft-suite position (captures of
+/// and by pawns, promotions, en passant, castling).
+#[test]
+fn pawn_key_follows_every_move_of_the_perft_suite() {
+    let mut checked = 0;
+    for line in include_str!("data/perft.epd").lines() {
+        let Some(fen) = line.split(';').next() else {
+            continue;
+        };
+        let Ok(pos) = Position::from_fen(fen.trim()) else {
+            continue;
+        };
+        assert_eq!(pos.pawn_key(), pos.compute_pawn_key(), "{fen}");
+        for mv in legal_moves(&pos).iter() {
+            let mut child = pos;
+            child.make_move(mv);
+            for reply in legal_moves(&child).iter() {
+                let mut grandchild = child;
+                grandchild.make_move(reply);
+                assert_eq!(
+                    grandchild.pawn_key(),
+                    grandchild.compute_pawn_key(),
+                    "{}",
+                    grandchild.to_fen()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 50_000, "{checked}");
 }

@@ -76,7 +76,21 @@ fn packed_eval_weights_unpack_to_the_codegen_pairs() {
         BISHOP_PAIR,
         ROOK_OPEN_FILE,
         ROOK_SEMI_OPEN_FILE,
-        KING_SHIELD_PAWN
+        PASSED_PAWN_PROTECTED,
+        BACKWARD_PAWN,
+        KNIGHT_OUTPOST,
+        BISHOP_OUTPOST,
+        ROOK_ON_SEVENTH,
+        BISHOP_PAWN_SAME_COLOUR,
+        THREAT_MINOR_ON_ROOK,
+        THREAT_MINOR_ON_QUEEN,
+        THREAT_ROOK_ON_QUEEN,
+        HANGING_PIECE,
+        HANGING_PAWN,
+        SAFE_PAWN_PUSH_THREAT,
+        KING_OPEN_FILE,
+        KING_SEMI_OPEN_FILE,
+        SPACE_SQUARE
     );
     macro_rules! pair_arrays {
         ($($name:ident),*) => {$(
@@ -89,7 +103,16 @@ fn packed_eval_weights_unpack_to_the_codegen_pairs() {
         BISHOP_MOBILITY,
         ROOK_MOBILITY,
         QUEEN_MOBILITY,
-        KING_DANGER
+        KING_DANGER,
+        PHALANX_PAWN,
+        SUPPORTED_PAWN,
+        PASSED_BLOCKED,
+        PASSED_FREE_PATH,
+        PASSER_OWN_KING_DISTANCE,
+        PASSER_ENEMY_KING_DISTANCE,
+        THREAT_BY_PAWN,
+        KING_SHIELD,
+        PAWN_STORM
     );
     // The tuner's layout names every pair constant, with its length.
     for (name, value) in codegen::emit::eval_param_values() {

@@ -230,6 +230,7 @@ impl Position {
             return Err(FenError::SideNotToMoveInCheck);
         }
         pos.key = pos.compute_key();
+        pos.pawn_key = pos.compute_pawn_key();
         pos.update_check_info();
         if pos.checkers.count() > 2 {
             return Err(FenError::TooManyCheckers {

@@ -60,6 +60,9 @@ pub struct Position {
     pub(super) halfmove_clock: u16,
     pub(super) fullmove_number: u16,
     pub(super) key: u64,
+    /// The Zobrist key of the pawns alone (the sum of their piece-square
+    /// keys), for the evaluation's pawn cache.
+    pub(super) pawn_key: u64,
     pub(super) psqt: i32,
     pub(super) phase: i32,
     pub(super) checkers: Bitboard,
@@ -93,6 +96,7 @@ impl Position {
             halfmove_clock: 0,
             fullmove_number: 1,
             key: 0,
+            pawn_key: 0,
             psqt: 0,
             phase: 0,
             checkers: Bitboard::EMPTY,
@@ -157,6 +161,12 @@ impl Position {
     #[inline]
     pub fn key(&self) -> u64 {
         self.key
+    }
+
+    /// The key of the pawns alone: equal for positions with the same pawns.
+    #[inline]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
     }
 
     #[inline]
@@ -255,6 +265,9 @@ impl Position {
         self.by_kind[piece.kind().index()] |= sq;
         self.by_color[piece.color().index()] |= sq;
         self.key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
+        if piece.kind() == Kind::Pawn {
+            self.pawn_key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
+        }
         self.psqt += pst::PST[piece.index()][sq.index()];
         self.phase += pst::PHASE_WEIGHT[piece.kind().index()];
     }
@@ -265,6 +278,9 @@ impl Position {
         self.by_kind[piece.kind().index()] ^= sq;
         self.by_color[piece.color().index()] ^= sq;
         self.key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
+        if piece.kind() == Kind::Pawn {
+            self.pawn_key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
+        }
         self.psqt -= pst::PST[piece.index()][sq.index()];
         self.phase -= pst::PHASE_WEIGHT[piece.kind().index()];
     }
@@ -278,6 +294,9 @@ impl Position {
         self.by_color[piece.color().index()] ^= both;
         let table = &zobrist::PIECE_SQUARE[piece.index()];
         self.key ^= table[from.index()] ^ table[to.index()];
+        if piece.kind() == Kind::Pawn {
+            self.pawn_key ^= table[from.index()] ^ table[to.index()];
+        }
         let values = &pst::PST[piece.index()];
         self.psqt += values[to.index()] - values[from.index()];
     }
@@ -391,6 +410,18 @@ impl Position {
         }
         if self.side == Color::Black {
             key ^= zobrist::SIDE;
+        }
+        key
+    }
+
+    /// The pawn key computed from scratch (for checking the incremental one).
+    pub fn compute_pawn_key(&self) -> u64 {
+        let mut key = 0;
+        for color in [Color::White, Color::Black] {
+            let piece = Piece::new(color, Kind::Pawn);
+            for sq in self.pieces_of(color, Kind::Pawn) {
+                key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
+            }
         }
         key
     }

@@ -18,7 +18,7 @@ use crate::tables::eval::{
 
 /// Dark squares (a1, c1, ..., b2, ...): a square is dark when its file and
 /// rank add up to an even number.
-const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
+pub(super) const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
 
 /// True when `color`'s pieces alone can force mate against a bare king:
 /// a queen, a rook, bishops on both colours, or a bishop with a knight.

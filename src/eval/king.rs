@@ -1,68 +1,96 @@
-//! King safety: the pawn shield in front of a castled king, and the weight
-//! of enemy pieces bearing on the squares around it.
+//! King safety: the pawn shield in front of the king, enemy pawns storming
+//! it, open files next to it, and the danger from enemy pieces bearing on
+//! the squares around it and from their safe checks (attack units, looked
+//! up in `KING_DANGER`).
 //! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
 
+use super::info::{adjacent_files, ranks_ahead, relative_rank_mask, EvalInfo};
 use super::weight::{Terms, Trace};
-use crate::chess::attacks::{
-    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
-};
+use crate::chess::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, Kind, Position};
 use crate::tables::eval::{
-    KING_ATTACK_WEIGHT, KING_DANGER, KING_DANGER_MIN_ATTACKERS, KING_SHIELD_MAX_PAWNS,
-    KING_SHIELD_PAWN,
+    KING_DANGER, KING_DANGER_MIN_ATTACKERS, KING_OPEN_FILE, KING_SEMI_OPEN_FILE, KING_SHIELD,
+    PAWN_STORM, SAFE_CHECK_UNITS,
 };
 
 /// King safety of `color`, packed, from its own point of view.
-pub fn evaluate<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> i32 {
-    let king = pos.king(color);
-    let zone = king_attacks(king) | Bitboard::from_square(king);
+pub fn evaluate<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &mut T) -> i32 {
     let mut terms = Terms::new(color, trace);
-
-    // The pawn shield: own pawns one or two ranks in front, on the king's
-    // file and its neighbours.
-    let rank = king.rank() as i32;
-    let dir = if color == Color::White { 1 } else { -1 };
-    let mut ahead = Bitboard::EMPTY;
-    for step in [1, 2] {
-        let r = rank + dir * step;
-        if (0..8).contains(&r) {
-            ahead |= Bitboard::rank(r as u8);
-        }
-    }
-    let shield = ahead & files_around(king.file()) & pos.pieces_of(color, Kind::Pawn);
-    terms.add_times(
-        KING_SHIELD_PAWN,
-        (shield.count() as i32).min(KING_SHIELD_MAX_PAWNS),
-    );
-
-    let occupied = pos.occupied();
-    let (mut units, mut attackers) = (0, 0);
-    for (i, kind) in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen]
-        .into_iter()
-        .enumerate()
-    {
-        for sq in pos.pieces_of(!color, kind) {
-            let attacks = match kind {
-                Kind::Knight => knight_attacks(sq),
-                Kind::Bishop => bishop_attacks(sq, occupied),
-                Kind::Rook => rook_attacks(sq, occupied),
-                _ => queen_attacks(sq, occupied),
-            };
-            let hits = (attacks & zone).count() as i32;
-            if hits > 0 {
-                attackers += 1;
-                units += KING_ATTACK_WEIGHT[i] * hits;
-            }
-        }
-    }
+    pawn_cover(pos, color, &mut terms);
+    let attackers = info.king_attackers[color.index()];
     if attackers >= KING_DANGER_MIN_ATTACKERS {
+        let units = info.king_units[color.index()] + safe_check_units(pos, color, info);
         terms.add(KING_DANGER[(units as usize).min(KING_DANGER.len() - 1)]);
     }
     terms.score
 }
 
-/// The king's file and its neighbours.
-fn files_around(file: u8) -> Bitboard {
-    let f = Bitboard::file(file).0;
-    Bitboard(f | ((f << 1) & !Bitboard::FILE_A.0) | ((f >> 1) & !Bitboard::FILE_H.0))
+/// Shield pawns, storming pawns and open files on the king's file and its
+/// neighbours.
+#[inline]
+fn pawn_cover<T: Trace>(pos: &Position, color: Color, terms: &mut Terms<T>) {
+    let king = pos.king(color);
+    let ours = pos.pieces_of(color, Kind::Pawn);
+    let theirs = pos.pieces_of(!color, Kind::Pawn);
+    let own_file = Bitboard::file(king.file());
+    let side_files = adjacent_files(king.file());
+    let king_rank = match color {
+        Color::White => king.rank(),
+        Color::Black => 7 - king.rank(),
+    };
+    for step in 1..=2u8 {
+        if king_rank + step > 7 {
+            break;
+        }
+        let rank = relative_rank_mask(color, king_rank + step);
+        let i = step as usize - 1;
+        terms.add_times(KING_SHIELD[i], (ours & rank & own_file).count() as i32);
+        terms.add_times(
+            KING_SHIELD[2 + i],
+            (ours & rank & side_files).count() as i32,
+        );
+    }
+    let files = own_file | side_files;
+    for sq in theirs & files & ranks_ahead(color, king) {
+        terms.add(PAWN_STORM[sq.rank().abs_diff(king.rank()) as usize]);
+    }
+    for file in files_of(files) {
+        if (file & ours).is_empty() {
+            if (file & theirs).is_empty() {
+                terms.add(KING_OPEN_FILE);
+            } else {
+                terms.add(KING_SEMI_OPEN_FILE);
+            }
+        }
+    }
+}
+
+/// Each file of a set of whole files.
+#[inline]
+fn files_of(files: Bitboard) -> impl Iterator<Item = Bitboard> {
+    (files & Bitboard::RANK_1).map(|sq| Bitboard::file(sq.file()))
+}
+
+/// Attack units for the enemy's safe checks against `color`'s king: squares
+/// from which an enemy knight, bishop, rook or queen would give check, that
+/// such a piece attacks, that no enemy piece occupies and we do not attack.
+#[inline]
+fn safe_check_units(pos: &Position, color: Color, info: &EvalInfo) -> i32 {
+    let them = !color;
+    let king = pos.king(color);
+    let occupied = pos.occupied();
+    let safe = !pos.colored(them) & !info.attacked[color.index()];
+    let diagonal = bishop_attacks(king, occupied) & safe;
+    let straight = rook_attacks(king, occupied) & safe;
+    let checks = [
+        knight_attacks(king) & safe & info.by(them, Kind::Knight),
+        diagonal & info.by(them, Kind::Bishop),
+        straight & info.by(them, Kind::Rook),
+        (diagonal | straight) & info.by(them, Kind::Queen),
+    ];
+    checks
+        .iter()
+        .zip(SAFE_CHECK_UNITS)
+        .map(|(squares, units)| squares.count() as i32 * units)
+        .sum()
 }

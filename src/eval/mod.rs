@@ -7,13 +7,21 @@
 //! the tuner (`kiln tune`) sees them.
 
 mod endgame;
+mod info;
 mod king;
+mod pawn_cache;
 mod pawns;
 mod pieces;
+mod scale;
+mod space;
+mod threats;
 pub mod weight;
 
-use crate::chess::{Color, Kind, Position};
-use crate::tables::eval::{DRAWISH_SCALE_DIVISOR, MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TEMPO};
+pub use pawn_cache::PawnCache;
+
+use crate::chess::{Bitboard, Color, Kind, Position};
+use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TEMPO};
+use info::EvalInfo;
 use weight::{Coefficients, NoTrace, Trace, Weight};
 
 /// Packs a (middlegame, endgame) pair, as the generated tables do.
@@ -23,6 +31,9 @@ pub const fn s(mg: i32, eg: i32) -> i32 {
 
 /// Total phase with every minor and major piece on the board.
 pub const MAX_PHASE: i32 = 24;
+
+/// The endgame scale factor meaning "not scaled" (factors are out of 128).
+pub const NORMAL_SCALE: i32 = scale::NORMAL;
 
 /// Middlegame half of a packed score.
 #[inline]
@@ -39,12 +50,30 @@ pub fn eg(packed: i32) -> i32 {
 /// Blends a packed (mg, eg) score by game phase.
 #[inline]
 pub fn taper(packed: i32, phase: i32) -> i32 {
-    let phase = phase.clamp(0, MAX_PHASE);
-    (mg(packed) * phase + eg(packed) * (MAX_PHASE - phase)) / MAX_PHASE
+    taper_scaled(packed, phase, NORMAL_SCALE)
+}
+
+/// Blends a packed (mg, eg) score by game phase, the endgame half first
+/// multiplied by `eg_scale / 128`: `(mg * phase + eg * eg_scale / 128 *
+/// (24 - phase)) / 24`, rounded towards zero once.
+#[inline]
+pub fn taper_scaled(packed: i32, phase: i32, eg_scale: i32) -> i32 {
+    let phase = phase.clamp(0, MAX_PHASE) as i64;
+    let mg = mg(packed) as i64 * phase * NORMAL_SCALE as i64;
+    let eg = eg(packed) as i64 * eg_scale as i64 * (MAX_PHASE as i64 - phase);
+    ((mg + eg) / (MAX_PHASE as i64 * NORMAL_SCALE as i64)) as i32
 }
 
 /// The names of the tapered terms, in `Breakdown::terms` order.
-pub const TERM_NAMES: [&str; 4] = ["material+pst", "pawns", "pieces", "king"];
+pub const TERM_NAMES: [&str; 7] = [
+    "material+pst",
+    "pawns",
+    "passers",
+    "pieces",
+    "threats",
+    "king",
+    "space",
+];
 
 /// The named parts of the evaluation, for `eval`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,54 +86,114 @@ pub struct Breakdown {
     /// Mating knowledge against a bare king (White's view, not packed).
     pub endgame: i32,
     pub phase: i32,
-    /// True when the drawish-ending scaling divided the score.
-    pub scaled: bool,
+    /// The endgame half was multiplied by `eg_scale / 128` (128: not scaled).
+    pub eg_scale: i32,
     /// The final score from the side to move's point of view.
     pub total: i32,
 }
 
-/// The evaluation of `pos` in centipawns, for the side to move.
+/// The evaluation of `pos` in centipawns, for the side to move (without a
+/// pawn cache: for callers outside the search).
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &mut NoTrace).total
+    evaluate_with(pos, None, &mut NoTrace).total
+}
+
+/// `evaluate`, reading and filling a pawn cache (the search's).
+#[inline]
+pub fn evaluate_cached(pos: &Position, cache: &mut PawnCache) -> i32 {
+    evaluate_with(pos, Some(cache), &mut NoTrace).total
 }
 
 /// The evaluation with every term's share.
 pub fn breakdown(pos: &Position) -> Breakdown {
-    evaluate_with(pos, &mut NoTrace)
+    evaluate_with(pos, None, &mut NoTrace)
 }
 
-/// The evaluation, reporting every weight it uses to `trace`.
+/// The evaluation, reporting every weight it uses to `trace`. The pawn
+/// cache is used only when not tracing (a cached score has no trace).
 #[inline]
-fn evaluate_with<T: Trace>(pos: &Position, trace: &mut T) -> Breakdown {
+fn evaluate_with<T: Trace>(
+    pos: &Position,
+    cache: Option<&mut PawnCache>,
+    trace: &mut T,
+) -> Breakdown {
     if T::TRACING {
         trace_psqt(pos, trace);
     }
-    let psqt = pos.psqt();
-    let phase = pos.phase();
-    let mut both = |term: fn(&Position, Color, &mut T) -> i32| {
-        [
-            term(pos, Color::White, trace),
-            term(pos, Color::Black, trace),
-        ]
-    };
-    let pawns = both(pawns::evaluate);
-    let pieces = both(pieces::evaluate);
-    let king = both(king::evaluate);
-    let terms = [[psqt, 0], pawns, pieces, king];
+    let mut info = EvalInfo::new(pos);
+    let pawns = pawn_structure(pos, cache, &mut info, trace);
+    let pieces = [
+        pieces::evaluate(pos, Color::White, &mut info, trace),
+        pieces::evaluate(pos, Color::Black, &mut info, trace),
+    ];
+    let info = &info;
+    let passers = [
+        pawns::passers(pos, Color::White, info, trace),
+        pawns::passers(pos, Color::Black, info, trace),
+    ];
+    let threats = [
+        threats::evaluate(pos, Color::White, info, trace),
+        threats::evaluate(pos, Color::Black, info, trace),
+    ];
+    let king = [
+        king::evaluate(pos, Color::White, info, trace),
+        king::evaluate(pos, Color::Black, info, trace),
+    ];
+    let space = [
+        space::evaluate(pos, Color::White, info, trace),
+        space::evaluate(pos, Color::Black, info, trace),
+    ];
+    let terms = [
+        [pos.psqt(), 0],
+        pawns,
+        passers,
+        pieces,
+        threats,
+        king,
+        space,
+    ];
     let sum: i32 = terms.iter().map(|[white, black]| white - black).sum();
-    let general = taper(sum, phase);
+    let phase = pos.phase();
+    let eg_scale = scale::eg_scale(pos, eg(sum));
+    let general = taper_scaled(sum, phase, eg_scale);
     let endgame = endgame::evaluate(pos, general);
     let white = general + endgame;
-    let side = pos.side_to_move().sign();
-    let scaled_score = scale_for_drawishness(pos, white * side);
     Breakdown {
         terms,
         endgame,
         phase,
-        scaled: scaled_score != white * side,
-        total: scaled_score + TEMPO,
+        eg_scale,
+        total: white * pos.side_to_move().sign() + TEMPO,
     }
+}
+
+/// Both sides' pawn-structure scores, from the cache when there is one and
+/// no trace; records the passed pawns in `info`.
+#[inline]
+fn pawn_structure<T: Trace>(
+    pos: &Position,
+    cache: Option<&mut PawnCache>,
+    info: &mut EvalInfo,
+    trace: &mut T,
+) -> [i32; 2] {
+    let (score, passed) = match cache {
+        Some(cache) if !T::TRACING => cache.get_or_insert(pos.pawn_key(), || {
+            let (white, white_passed) = pawns::structure(pos, Color::White, &mut NoTrace);
+            let (black, black_passed) = pawns::structure(pos, Color::Black, &mut NoTrace);
+            ([white, black], white_passed | black_passed)
+        }),
+        _ => {
+            let (white, white_passed) = pawns::structure(pos, Color::White, trace);
+            let (black, black_passed) = pawns::structure(pos, Color::Black, trace);
+            ([white, black], white_passed | black_passed)
+        }
+    };
+    info.passed = [
+        passed & pos.colored(Color::White),
+        passed & pos.colored(Color::Black),
+    ];
+    score
 }
 
 /// Reports material and piece-square values piece by piece (in play they
@@ -138,17 +227,27 @@ fn trace_psqt<T: Trace>(pos: &Position, trace: &mut T) {
 }
 
 /// The evaluation of a position as a linear function of the weights, for
-/// the tuner: `White's score = scale * taper(sum of coefficient * weight,
-/// phase) + offset`, exact up to integer rounding.
+/// the tuner. With `mg = sum of count * mg(packed)` and `eg = sum of count *
+/// eg(packed)` over `trace.uses` (or `trace.merged()` times the weights):
+///
+/// `white_score = (mg * phase + eg * eg_scale * (MAX_PHASE - phase)) / MAX_PHASE + offset`
+///
+/// exact up to integer rounding (within 1 cp). Only `eg_scale` is not linear:
+/// it depends on which side the endgame score favours, so a tuner takes it as
+/// fixed per position (recomputing it now and then if it likes).
 #[derive(Clone, Debug)]
 pub struct Linear {
     /// The weights used: `(index, White count - Black count, packed value)`
     /// per use (`Coefficients::merged` sums them per index).
     pub trace: Coefficients,
+    /// The game phase, 0 (pawn ending) ..= `MAX_PHASE` (all pieces on).
     pub phase: i32,
-    /// 1, or `1 / DRAWISH_SCALE_DIVISOR` in drawish endings.
-    pub scale: f64,
-    /// The untuned parts in White's view: the scaled mating term and the tempo.
+    /// The endgame half's scale: the endgame scale factor / 128, so 1.0
+    /// normally, less in drawish endings (opposite-coloured bishops, rook
+    /// endings with few pawns, a side without pawns that cannot win).
+    pub eg_scale: f64,
+    /// The untuned parts in White's view: the mating term against a bare
+    /// king and the tempo bonus (`TEMPO` for White to move, minus for Black).
     pub offset: f64,
     /// The engine's evaluation, White's point of view.
     pub white_score: i32,
@@ -157,65 +256,15 @@ pub struct Linear {
 /// `pos`'s evaluation as a linear function of the tuned weights.
 pub fn linear(pos: &Position) -> Linear {
     let mut trace = Coefficients::default();
-    let b = evaluate_with(pos, &mut trace);
+    let b = evaluate_with(pos, None, &mut trace);
     let side = pos.side_to_move().sign();
-    let scale = if b.scaled {
-        1.0 / DRAWISH_SCALE_DIVISOR as f64
-    } else {
-        1.0
-    };
     Linear {
         trace,
         phase: b.phase.clamp(0, MAX_PHASE),
-        scale,
-        offset: scale * b.endgame as f64 + (side * TEMPO) as f64,
+        eg_scale: b.eg_scale as f64 / NORMAL_SCALE as f64,
+        offset: (b.endgame + side * TEMPO) as f64,
         white_score: b.total * side,
     }
-}
-
-/// Without pawns, a side up by less than a rook rarely wins: pull such
-/// scores towards zero so the search prefers lines that keep winning chances.
-/// Applies to minor-piece endings (at most two minors on the board, no rooks
-/// or queens) where the side ahead has no pawns and either leads by less than
-/// a rook or cannot force mate (K+N+N, bishops on one colour, a lone minor).
-/// K+B+B (both colours) and K+B+N against a bare king are wins: not scaled.
-fn scale_for_drawishness(pos: &Position, score: i32) -> i32 {
-    let strong = if score > 0 {
-        pos.side_to_move()
-    } else {
-        !pos.side_to_move()
-    };
-    let minor_ending = pos.phase() <= 2
-        && (pos.pieces(Kind::Queen) | pos.pieces(Kind::Rook)).is_empty()
-        && pos.pieces_of(strong, Kind::Pawn).is_empty();
-    if !minor_ending {
-        return score;
-    }
-    let lead = material(pos, strong) - material(pos, !strong);
-    if lead < material_value(Kind::Rook) || !endgame::can_force_mate(pos, strong) {
-        score / DRAWISH_SCALE_DIVISOR
-    } else {
-        score
-    }
-}
-
-/// Endgame material value of one piece of `kind`, from the generated table.
-fn material_value(kind: Kind) -> i32 {
-    eg(crate::tables::pst::MATERIAL[kind.index()])
-}
-
-/// `color`'s material (pawns included) in endgame values, king excluded.
-fn material(pos: &Position, color: Color) -> i32 {
-    [
-        Kind::Pawn,
-        Kind::Knight,
-        Kind::Bishop,
-        Kind::Rook,
-        Kind::Queen,
-    ]
-    .into_iter()
-    .map(|kind| material_value(kind) * pos.pieces_of(color, kind).count() as i32)
-    .sum()
 }
 
 /// True when neither side can possibly mate: K v K, K+minor v K, and
@@ -232,7 +281,7 @@ pub fn insufficient_material(pos: &Position) -> bool {
             let bishops = pos.pieces(Kind::Bishop);
             let one_each = pos.pieces_of(Color::White, Kind::Bishop).count() == 1
                 && pos.pieces_of(Color::Black, Kind::Bishop).count() == 1;
-            let light = crate::chess::Bitboard(0x55AA_55AA_55AA_55AA);
+            let light = Bitboard(0x55AA_55AA_55AA_55AA);
             one_each && ((bishops & light).count() == 2 || (bishops & !light).count() == 2)
         }
         _ => false,
@@ -278,15 +327,86 @@ mod tests {
                 eg_sum += (count * eg(packed)) as i64;
             }
             let tapered = (mg_sum as f64 * lin.phase as f64
-                + eg_sum as f64 * (MAX_PHASE - lin.phase) as f64)
+                + eg_sum as f64 * lin.eg_scale * (MAX_PHASE - lin.phase) as f64)
                 / MAX_PHASE as f64;
-            let rebuilt = lin.scale * tapered + lin.offset;
+            let rebuilt = tapered + lin.offset;
             assert!(
                 (rebuilt - lin.white_score as f64).abs() <= 1.0,
                 "{}: rebuilt {rebuilt}, engine {}",
                 pos.to_fen(),
                 lin.white_score
             );
+        }
+    }
+
+    /// The colour-flipped FEN: ranks reversed, colours and side to move
+    /// swapped, castling letters and the en-passant rank mirrored.
+    fn mirror_fen(fen: &str) -> String {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let swap_case = |text: &str| -> String {
+            text.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        };
+        let board: Vec<String> = fields[0].split('/').rev().map(swap_case).collect();
+        let side = if fields[1] == "w" { "b" } else { "w" };
+        let castling = match fields[2] {
+            "-" => "-".to_string(),
+            rights => {
+                // White's letters first, as FEN writes them.
+                let swapped = swap_case(rights);
+                let (white, black): (String, String) =
+                    swapped.chars().partition(|c| c.is_ascii_uppercase());
+                white + &black
+            }
+        };
+        let en_passant = match fields[3] {
+            "-" => "-".to_string(),
+            square => {
+                let rank = square.as_bytes()[1] - b'1';
+                format!("{}{}", &square[..1], (b'8' - rank) as char)
+            }
+        };
+        let mut out = vec![board.join("/"), side.to_string(), castling, en_passant];
+        out.extend(fields[4..].iter().map(|f| f.to_string()));
+        out.join(" ")
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        let positions = suite();
+        for pos in &positions {
+            let fen = pos.to_fen();
+            let mirror = Position::from_fen(&mirror_fen(&fen)).unwrap();
+            assert_eq!(mirror_fen(&mirror.to_fen()), fen);
+            assert_eq!(evaluate(pos), evaluate(&mirror), "{fen}");
+            let (b, m) = (breakdown(pos), breakdown(&mirror));
+            for (term, (ours, theirs)) in TERM_NAMES.iter().zip(b.terms.iter().zip(m.terms)) {
+                if *term != "material+pst" {
+                    assert_eq!(*ours, [theirs[1], theirs[0]], "{term} in {fen}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_pawn_cache_changes_nothing() {
+        let mut cache = PawnCache::default();
+        for _ in 0..2 {
+            for pos in suite() {
+                assert_eq!(
+                    evaluate_cached(&pos, &mut cache),
+                    evaluate(&pos),
+                    "{}",
+                    pos.to_fen()
+                );
+            }
         }
     }
 
@@ -310,19 +430,6 @@ mod tests {
         assert!(evaluate(&up_a_queen) > 800);
         let down = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
         assert!(evaluate(&down) < -800);
-    }
-
-    #[test]
-    fn drawish_scaling_spares_mating_material() {
-        let score = |fen: &str| scale_for_drawishness(&Position::from_fen(fen).unwrap(), 800);
-        // K+B+N and K+B+B (both colours) against a bare king are wins.
-        assert_eq!(score("8/8/3k4/8/8/3KB3/3N4/8 w - - 0 1"), 800);
-        assert_eq!(score("8/8/3k4/8/8/3K4/8/2B2B2 w - - 0 1"), 800);
-        // Two knights, bishops on one colour, or too small a lead: drawish.
-        assert_eq!(score("8/8/3k4/8/8/3K4/8/1N3N2 w - - 0 1"), 100);
-        assert_eq!(score("8/8/3k4/8/8/3K4/8/2B3B1 w - - 0 1"), 100);
-        assert_eq!(score("8/6pp/3k3p/8/8/3KB3/3N4/8 w - - 0 1"), 100);
-        assert_eq!(score("8/8/3k4/8/8/3KB3/8/8 w - - 0 1"), 100);
     }
 
     #[test]

@@ -1,62 +1,101 @@
-//! Pawn structure: passed, isolated and doubled pawns.
+//! Pawn structure: passed, isolated, doubled, backward and connected pawns
+//! (`structure`, which depends on the pawns alone and is cached by pawn key),
+//! and what passed pawns are worth given the pieces and kings (`passers`).
 //! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
 
+use super::info::{
+    adjacent_files, file_ahead, front_span, king_distance, ranks_ahead, relative_rank, EvalInfo,
+};
 use super::weight::{Terms, Trace};
+use crate::chess::attacks::pawn_attacks;
 use crate::chess::{Bitboard, Color, Kind, Position, Square};
-use crate::tables::eval::{DOUBLED_PAWN, ISOLATED_PAWN, PASSED_PAWN};
+use crate::tables::eval::{
+    BACKWARD_PAWN, DOUBLED_PAWN, ISOLATED_PAWN, PASSED_BLOCKED, PASSED_FREE_PATH, PASSED_PAWN,
+    PASSED_PAWN_PROTECTED, PASSER_ENEMY_KING_DISTANCE, PASSER_OWN_KING_DISTANCE, PHALANX_PAWN,
+    SUPPORTED_PAWN,
+};
 
-/// Files adjacent to `file` (not `file` itself).
-#[inline]
-fn adjacent_files(file: u8) -> Bitboard {
-    let f = Bitboard::file(file);
-    Bitboard(((f.0 << 1) & !Bitboard::FILE_A.0) | ((f.0 >> 1) & !Bitboard::FILE_H.0))
-}
-
-/// Squares strictly in front of `sq` (from `color`'s side) on its file and
-/// the two neighbouring files.
-#[inline]
-pub fn front_span(color: Color, sq: Square) -> Bitboard {
-    let files = Bitboard::file(sq.file()).0 | adjacent_files(sq.file()).0;
-    let ahead = match color {
-        Color::White => {
-            if sq.rank() == 7 {
-                0
-            } else {
-                !0u64 << (8 * (sq.rank() + 1))
-            }
-        }
-        Color::Black => {
-            if sq.rank() == 0 {
-                0
-            } else {
-                !0u64 >> (8 * (8 - sq.rank()))
-            }
-        }
-    };
-    Bitboard(files & ahead)
-}
-
-/// Pawn-structure score for `color`, packed, from its own point of view.
-pub fn evaluate<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> i32 {
+/// The pawn-only part for `color`: its packed score (own point of view)
+/// and its passed pawns.
+pub fn structure<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> (i32, Bitboard) {
     let ours = pos.pieces_of(color, Kind::Pawn);
     let theirs = pos.pieces_of(!color, Kind::Pawn);
     let mut terms = Terms::new(color, trace);
+    let mut passed = Bitboard::EMPTY;
     for sq in ours {
-        let file = Bitboard::file(sq.file());
-        let span = front_span(color, sq);
-        if (span & theirs).is_empty() && (span & file & ours).is_empty() {
-            let relative_rank = if color == Color::White {
-                sq.rank()
-            } else {
-                7 - sq.rank()
-            };
-            terms.add(PASSED_PAWN[relative_rank as usize]);
+        let rank = relative_rank(color, sq);
+        let defenders = (pawn_attacks(!color, sq) & ours).count() as i32;
+        let doubled = (file_ahead(color, sq) & ours).any();
+        if !doubled && (front_span(color, sq) & theirs).is_empty() {
+            passed |= sq;
+            terms.add(PASSED_PAWN[rank]);
+            if defenders > 0 {
+                terms.add(PASSED_PAWN_PROTECTED);
+            }
         }
-        if (adjacent_files(sq.file()) & ours).is_empty() {
-            terms.add(ISOLATED_PAWN);
-        }
-        if (span & file & ours).any() {
+        if doubled {
             terms.add(DOUBLED_PAWN);
+        }
+        let neighbours = adjacent_files(sq.file()) & ours;
+        if neighbours.is_empty() {
+            terms.add(ISOLATED_PAWN);
+        } else if is_backward(color, sq, neighbours, theirs) {
+            terms.add(BACKWARD_PAWN);
+        }
+        if (neighbours & Bitboard::rank(sq.rank())).any() {
+            terms.add(PHALANX_PAWN[rank]);
+        }
+        terms.add_times(SUPPORTED_PAWN[rank], defenders);
+    }
+    (terms.score, passed)
+}
+
+/// A pawn whose neighbours (own pawns on the adjacent files) are all ahead
+/// of it, so none can come to defend it, and whose stop square an enemy
+/// pawn attacks.
+#[inline]
+fn is_backward(color: Color, sq: Square, neighbours: Bitboard, theirs: Bitboard) -> bool {
+    let level_or_behind = !ranks_ahead(color, sq);
+    if (neighbours & level_or_behind).any() {
+        return false;
+    }
+    let stop = stop_square(color, sq);
+    (pawn_attacks(color, stop) & theirs).any()
+}
+
+/// The square in front of a pawn (which never stands on its last rank).
+#[inline]
+fn stop_square(color: Color, sq: Square) -> Square {
+    match color {
+        Color::White => sq.offset(8),
+        Color::Black => sq.offset(-8),
+    }
+}
+
+/// What `color`'s passed pawns (`info.passed`) are worth given the other
+/// pieces: blocked, a free path to promotion, the kings' distances.
+pub fn passers<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &mut T) -> i32 {
+    let mut terms = Terms::new(color, trace);
+    let occupied = pos.occupied();
+    let (own_king, enemy_king) = (pos.king(color), pos.king(!color));
+    for sq in info.passed[color.index()] {
+        let rank = relative_rank(color, sq);
+        let stop = stop_square(color, sq);
+        if occupied.has(stop) {
+            terms.add(PASSED_BLOCKED[rank]);
+        } else if (file_ahead(color, sq) & occupied).is_empty() {
+            terms.add(PASSED_FREE_PATH[rank]);
+        }
+        if rank >= 3 {
+            let times = rank as i32 - 2;
+            terms.add_times(
+                PASSER_OWN_KING_DISTANCE[king_distance(own_king, stop)],
+                times,
+            );
+            terms.add_times(
+                PASSER_ENEMY_KING_DISTANCE[king_distance(enemy_king, stop)],
+                times,
+            );
         }
     }
     terms.score
@@ -64,20 +103,46 @@ pub fn evaluate<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::weight::NoTrace;
     use super::*;
 
+    fn white(fen: &str) -> (i32, Bitboard) {
+        structure(
+            &Position::from_fen(fen).unwrap(),
+            Color::White,
+            &mut NoTrace,
+        )
+    }
+
     #[test]
-    fn spans_and_passers() {
-        let e4 = Square::from_file_rank(4, 3);
-        assert_eq!(front_span(Color::White, e4).count(), 12);
-        assert_eq!(front_span(Color::Black, e4).count(), 9);
-        let a2 = Square::from_file_rank(0, 1);
-        assert_eq!(front_span(Color::White, a2).count(), 12);
+    fn passed_pawns() {
         // A lone passer on the 6th beats the same pawn blocked by an enemy pawn ahead.
-        let passer = Position::from_fen("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1").unwrap();
-        let blocked = Position::from_fen("4k3/2p5/3P4/8/8/8/8/4K3 w - - 0 1").unwrap();
-        let white =
-            |pos: &Position| evaluate(pos, Color::White, &mut super::super::weight::NoTrace);
-        assert!(white(&passer) > white(&blocked));
+        let (free, passed) = white("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1");
+        let (blocked, none) = white("4k3/2p5/3P4/8/8/8/8/4K3 w - - 0 1");
+        assert!(free > blocked);
+        assert_eq!(passed.count(), 1);
+        assert!(none.is_empty());
+    }
+
+    #[test]
+    fn backward_isolated_connected() {
+        let pos = Position::from_fen("4k3/8/8/3p4/8/2P5/1P6/4K3 w - - 0 1").unwrap();
+        // c3 is defended by b2; b2's neighbour c3 is ahead: b2 is not
+        // backward (its stop square b3 is not attacked by a black pawn).
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        let ours = pos.pieces_of(Color::White, Kind::Pawn);
+        let theirs = pos.pieces_of(Color::Black, Kind::Pawn);
+        let nb = |s| adjacent_files(sq(s).file()) & ours;
+        assert!(!is_backward(Color::White, sq("b2"), nb("b2"), theirs));
+        // With a black pawn on a4 b2 becomes backward.
+        let pos2 = Position::from_fen("4k3/8/8/8/p7/2P5/1P6/4K3 w - - 0 1").unwrap();
+        let theirs2 = pos2.pieces_of(Color::Black, Kind::Pawn);
+        assert!(is_backward(Color::White, sq("b2"), nb("b2"), theirs2));
+        // Black's view of the same structure, mirrored.
+        let black = Position::from_fen("4k3/1p6/2p5/P7/8/8/8/4K3 w - - 0 1").unwrap();
+        let bours = black.pieces_of(Color::Black, Kind::Pawn);
+        let bnb = adjacent_files(sq("b7").file()) & bours;
+        let wp = black.pieces_of(Color::White, Kind::Pawn);
+        assert!(is_backward(Color::Black, sq("b7"), bnb, wp));
     }
 }

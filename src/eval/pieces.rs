@@ -1,56 +1,90 @@
-//! Piece activity: mobility, the bishop pair, rooks on open files.
+//! Piece activity: mobility, outposts, the bishop pair, bishops hemmed in by
+//! their own pawns, rooks on open files and on the seventh rank. Computing
+//! each piece's attacks here, it also records them in `EvalInfo` for the
+//! threat and king-safety terms.
 //! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
 
+use super::endgame::DARK_SQUARES;
+use super::info::{adjacent_files, front_span, relative_rank, EvalInfo};
 use super::weight::{Terms, Trace};
 use crate::chess::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
-use crate::chess::{Bitboard, Color, Kind, Position};
+use crate::chess::{Bitboard, Color, Kind, Position, Square};
 use crate::tables::eval::{
-    BISHOP_MOBILITY, BISHOP_PAIR, KNIGHT_MOBILITY, QUEEN_MOBILITY, ROOK_MOBILITY, ROOK_OPEN_FILE,
+    BISHOP_MOBILITY, BISHOP_OUTPOST, BISHOP_PAIR, BISHOP_PAWN_SAME_COLOUR, KNIGHT_MOBILITY,
+    KNIGHT_OUTPOST, QUEEN_MOBILITY, ROOK_MOBILITY, ROOK_ON_SEVENTH, ROOK_OPEN_FILE,
     ROOK_SEMI_OPEN_FILE,
 };
 
 /// Squares attacked by `color`'s pawns.
 #[inline]
 pub fn pawn_attacks(pos: &Position, color: Color) -> Bitboard {
-    let p = pos.pieces_of(color, Kind::Pawn).0;
-    let (west, east) = (p & !Bitboard::FILE_A.0, p & !Bitboard::FILE_H.0);
-    Bitboard(match color {
-        Color::White => (west << 7) | (east << 9),
-        Color::Black => (west >> 9) | (east >> 7),
-    })
+    super::info::pawn_set_attacks(color, pos.pieces_of(color, Kind::Pawn))
 }
 
-/// Activity score for `color`, packed, from its own point of view.
-pub fn evaluate<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> i32 {
+/// Activity score for `color`, packed, from its own point of view. Adds
+/// every knight's, bishop's, rook's and queen's attacks to `info`.
+pub fn evaluate<T: Trace>(pos: &Position, color: Color, info: &mut EvalInfo, trace: &mut T) -> i32 {
     let occupied = pos.occupied();
     // Squares worth moving to: not our own pieces, not covered by enemy pawns.
-    let area = !pos.colored(color) & !pawn_attacks(pos, !color);
+    let area = !pos.colored(color) & !info.by(!color, Kind::Pawn);
     let mut terms = Terms::new(color, trace);
     let reach = |attacks: Bitboard| (attacks & area).count() as usize;
+    let our_pawns = pos.pieces_of(color, Kind::Pawn);
     for sq in pos.pieces_of(color, Kind::Knight) {
-        terms.add(KNIGHT_MOBILITY[reach(knight_attacks(sq))]);
+        let attacks = knight_attacks(sq);
+        info.add_attacks(color, Kind::Knight, attacks);
+        terms.add(KNIGHT_MOBILITY[reach(attacks)]);
+        if is_outpost(pos, color, sq, info) {
+            terms.add(KNIGHT_OUTPOST);
+        }
     }
     for sq in pos.pieces_of(color, Kind::Bishop) {
-        terms.add(BISHOP_MOBILITY[reach(bishop_attacks(sq, occupied))]);
+        let attacks = bishop_attacks(sq, occupied);
+        info.add_attacks(color, Kind::Bishop, attacks);
+        terms.add(BISHOP_MOBILITY[reach(attacks)]);
+        if is_outpost(pos, color, sq, info) {
+            terms.add(BISHOP_OUTPOST);
+        }
+        let colour = if DARK_SQUARES.has(sq) {
+            DARK_SQUARES
+        } else {
+            !DARK_SQUARES
+        };
+        terms.add_times(BISHOP_PAWN_SAME_COLOUR, (our_pawns & colour).count() as i32);
     }
-    for sq in pos.pieces_of(color, Kind::Rook) {
-        terms.add(ROOK_MOBILITY[reach(rook_attacks(sq, occupied))]);
-    }
-    for sq in pos.pieces_of(color, Kind::Queen) {
-        terms.add(QUEEN_MOBILITY[reach(queen_attacks(sq, occupied))]);
-    }
-    if pos.pieces_of(color, Kind::Bishop).several() {
-        terms.add(BISHOP_PAIR);
-    }
-    let our_pawns = pos.pieces_of(color, Kind::Pawn);
     let all_pawns = pos.pieces(Kind::Pawn);
     for sq in pos.pieces_of(color, Kind::Rook) {
+        let attacks = rook_attacks(sq, occupied);
+        info.add_attacks(color, Kind::Rook, attacks);
+        terms.add(ROOK_MOBILITY[reach(attacks)]);
         let file = Bitboard::file(sq.file());
         if (file & all_pawns).is_empty() {
             terms.add(ROOK_OPEN_FILE);
         } else if (file & our_pawns).is_empty() {
             terms.add(ROOK_SEMI_OPEN_FILE);
         }
+        if relative_rank(color, sq) == 6 {
+            terms.add(ROOK_ON_SEVENTH);
+        }
+    }
+    for sq in pos.pieces_of(color, Kind::Queen) {
+        let attacks = queen_attacks(sq, occupied);
+        info.add_attacks(color, Kind::Queen, attacks);
+        terms.add(QUEEN_MOBILITY[reach(attacks)]);
+    }
+    if pos.pieces_of(color, Kind::Bishop).several() {
+        terms.add(BISHOP_PAIR);
     }
     terms.score
+}
+
+/// On the 4th to 6th rank from `color`'s side, defended by an own pawn, and
+/// out of reach of enemy pawns (none on the neighbouring files ahead).
+#[inline]
+fn is_outpost(pos: &Position, color: Color, sq: Square, info: &EvalInfo) -> bool {
+    let rank = relative_rank(color, sq);
+    (3..=5).contains(&rank)
+        && info.by(color, Kind::Pawn).has(sq)
+        && (front_span(color, sq) & adjacent_files(sq.file()) & pos.pieces_of(!color, Kind::Pawn))
+            .is_empty()
 }

@@ -10,7 +10,7 @@ use super::searcher::Searcher;
 use super::see::see_ge;
 use super::tt::Bound;
 use crate::chess::{Move, Position};
-use crate::eval::evaluate;
+use crate::eval::evaluate_cached;
 use crate::tables::lmr::lmr_reduction;
 
 impl Searcher<'_> {
@@ -70,7 +70,7 @@ impl Searcher<'_> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            tt_hit.map_or_else(|| evaluate(pos), |h| h.eval)
+            tt_hit.map_or_else(|| evaluate_cached(pos, &mut self.pawn_cache), |h| h.eval)
         };
         self.frames[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;

@@ -8,7 +8,7 @@ use super::searcher::Searcher;
 use super::see::see_ge;
 use super::tt::Bound;
 use crate::chess::{Move, Position};
-use crate::eval::evaluate;
+use crate::eval::evaluate_cached;
 
 impl Searcher<'_> {
     /// The quiescence value of `pos` within (`alpha`, `beta`).
@@ -40,7 +40,7 @@ impl Searcher<'_> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            tt_hit.map_or_else(|| evaluate(pos), |h| h.eval)
+            tt_hit.map_or_else(|| evaluate_cached(pos, &mut self.pawn_cache), |h| h.eval)
         };
         let mut best = static_eval;
         if !in_check {

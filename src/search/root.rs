@@ -10,7 +10,7 @@ use super::threads::SearchRequest;
 use super::tt::{Bound, TranspositionTable};
 use super::MAX_DEPTH;
 use crate::chess::{Move, Position};
-use crate::eval::evaluate;
+use crate::eval::evaluate_cached;
 use std::cmp::Reverse;
 use std::sync::atomic::Ordering;
 
@@ -99,7 +99,7 @@ impl Searcher<'_> {
         self.frames[0].static_eval = if pos.in_check() {
             -INFINITY
         } else {
-            evaluate(pos)
+            evaluate_cached(pos, &mut self.pawn_cache)
         };
         let mut best = -INFINITY;
         for i in first..self.root_moves.len() {

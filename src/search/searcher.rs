@@ -8,7 +8,7 @@ use super::time::{Limits, TimeManager};
 use super::tt::TranspositionTable;
 use super::MAX_PLY;
 use crate::chess::{Move, Position};
-use crate::eval::{evaluate, insufficient_material};
+use crate::eval::{evaluate_cached, insufficient_material, PawnCache};
 use std::sync::atomic::Ordering;
 
 /// Nodes a thread counts locally before adding them to the shared total
@@ -49,6 +49,8 @@ pub(super) struct Searcher<'a> {
     pub completed_depth: i32,
     /// The clock was restarted at `ponderhit`.
     pub ponder_clock_restarted: bool,
+    /// This thread's pawn-structure cache for the evaluation.
+    pub pawn_cache: PawnCache,
 }
 
 impl<'a> Searcher<'a> {
@@ -88,6 +90,7 @@ impl<'a> Searcher<'a> {
             root_moves: Vec::new(),
             completed_depth: 0,
             ponder_clock_restarted: false,
+            pawn_cache: PawnCache::default(),
         }
     }
 
@@ -164,7 +167,11 @@ impl<'a> Searcher<'a> {
             return Some(0);
         }
         if ply >= MAX_PLY {
-            return Some(if pos.in_check() { 0 } else { evaluate(pos) });
+            return Some(if pos.in_check() {
+                0
+            } else {
+                evaluate_cached(pos, &mut self.pawn_cache)
+            });
         }
         None
     }

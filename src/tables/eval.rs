@@ -14,65 +14,174 @@ use crate::eval::weight::{w, Weight};
 /// average, worth something.
 pub const TEMPO: i32 = 15;
 
-/// Pawnless minor-piece endings that are rarely won (the side ahead leads by
-/// less than a rook or cannot force mate) have their score divided by this.
-pub const DRAWISH_SCALE_DIVISOR: i32 = 8;
-
-// ---- Pawn structure ----
+// ---- Pawn structure (cached by pawn key: pawns alone decide these) ----
 
 /// Passed pawn by rank from the pawn's own side, index 0 = 1st rank (never
 /// used: no pawn stands there) to 7 = 8th rank (ditto).
 pub const PASSED_PAWN: [Weight; 8] = [w(0, 0, 390), w(0, 5, 391), w(0, 10, 392), w(5, 20, 393), w(15, 40, 394), w(30, 70, 395), w(50, 110, 396), w(0, 0, 397)];
 
+/// A passed pawn defended by an own pawn.
+pub const PASSED_PAWN_PROTECTED: Weight = w(5, 15, 398);
+
 /// A pawn with no friendly pawn on either neighbouring file.
-pub const ISOLATED_PAWN: Weight = w(-10, -12, 398);
+pub const ISOLATED_PAWN: Weight = w(-10, -12, 399);
 
 /// A pawn with a friendly pawn ahead of it on the same file.
-pub const DOUBLED_PAWN: Weight = w(-8, -20, 399);
+pub const DOUBLED_PAWN: Weight = w(-8, -20, 400);
+
+/// A backward pawn: no own pawn beside or behind it on a neighbouring file
+/// can ever defend it, and an enemy pawn attacks the square in front of it.
+pub const BACKWARD_PAWN: Weight = w(-8, -10, 401);
+
+/// A pawn with an own pawn beside it (phalanx), by its rank from its own
+/// side (index 0 = 1st rank).
+pub const PHALANX_PAWN: [Weight; 8] = [w(0, 0, 402), w(3, 2, 403), w(5, 4, 404), w(8, 6, 405), w(15, 12, 406), w(30, 25, 407), w(50, 45, 408), w(0, 0, 409)];
+
+/// Per own pawn defending this pawn, by this pawn's rank from its own side.
+pub const SUPPORTED_PAWN: [Weight; 8] = [w(0, 0, 410), w(0, 0, 411), w(5, 3, 412), w(6, 5, 413), w(10, 8, 414), w(20, 18, 415), w(35, 35, 416), w(0, 0, 417)];
+
+// ---- Passed pawns and pieces (not cached: they depend on pieces and kings) ----
+
+/// A passed pawn with a piece (either colour) on the square in front of it,
+/// by the pawn's rank from its own side (added to `PASSED_PAWN`).
+pub const PASSED_BLOCKED: [Weight; 8] = [w(0, 0, 418), w(0, 0, 419), w(0, -2, 420), w(-2, -5, 421), w(-5, -10, 422), w(-10, -20, 423), w(-15, -30, 424), w(0, 0, 425)];
+
+/// A passed pawn with no piece at all on the squares ahead of it up to
+/// promotion, by its rank from its own side.
+pub const PASSED_FREE_PATH: [Weight; 8] = [w(0, 0, 426), w(0, 0, 427), w(0, 2, 428), w(0, 5, 429), w(2, 10, 430), w(5, 20, 431), w(10, 35, 432), w(0, 0, 433)];
+
+/// By the king steps (0..=7) from the passer's own king to the square in
+/// front of the passer; added `r - 2` times for a pawn on rank index
+/// `r` >= 3 from its own side (4th rank once, 7th rank four times).
+pub const PASSER_OWN_KING_DISTANCE: [Weight; 8] = [w(0, 8, 434), w(0, 6, 435), w(0, 3, 436), w(0, 0, 437), w(0, -3, 438), w(0, -6, 439), w(0, -9, 440), w(0, -12, 441)];
+
+/// Like `PASSER_OWN_KING_DISTANCE`, for the enemy king.
+pub const PASSER_ENEMY_KING_DISTANCE: [Weight; 8] = [w(0, -15, 442), w(0, -10, 443), w(0, -4, 444), w(0, 0, 445), w(0, 4, 446), w(0, 8, 447), w(0, 12, 448), w(0, 15, 449)];
 
 // ---- Piece activity ----
 
 /// Mobility: a piece's value by the number of squares it reaches that are
 /// not occupied by its own pieces nor attacked by enemy pawns, 0 upward.
-pub const KNIGHT_MOBILITY: [Weight; 9] = [w(-16, -16, 400), w(-12, -12, 401), w(-8, -8, 402), w(-4, -4, 403), w(0, 0, 404), w(4, 4, 405), w(8, 8, 406), w(12, 12, 407), w(16, 16, 408)];
+pub const KNIGHT_MOBILITY: [Weight; 9] = [w(-16, -16, 450), w(-12, -12, 451), w(-8, -8, 452), w(-4, -4, 453), w(0, 0, 454), w(4, 4, 455), w(8, 8, 456), w(12, 12, 457), w(16, 16, 458)];
 
 /// See `KNIGHT_MOBILITY`.
-pub const BISHOP_MOBILITY: [Weight; 14] = [w(-30, -30, 409), w(-25, -25, 410), w(-20, -20, 411), w(-15, -15, 412), w(-10, -10, 413), w(-5, -5, 414), w(0, 0, 415), w(5, 5, 416), w(10, 10, 417), w(15, 15, 418), w(20, 20, 419), w(25, 25, 420), w(30, 30, 421), w(35, 35, 422)];
+pub const BISHOP_MOBILITY: [Weight; 14] = [w(-30, -30, 459), w(-25, -25, 460), w(-20, -20, 461), w(-15, -15, 462), w(-10, -10, 463), w(-5, -5, 464), w(0, 0, 465), w(5, 5, 466), w(10, 10, 467), w(15, 15, 468), w(20, 20, 469), w(25, 25, 470), w(30, 30, 471), w(35, 35, 472)];
 
 /// See `KNIGHT_MOBILITY`.
-pub const ROOK_MOBILITY: [Weight; 15] = [w(-21, -42, 423), w(-18, -36, 424), w(-15, -30, 425), w(-12, -24, 426), w(-9, -18, 427), w(-6, -12, 428), w(-3, -6, 429), w(0, 0, 430), w(3, 6, 431), w(6, 12, 432), w(9, 18, 433), w(12, 24, 434), w(15, 30, 435), w(18, 36, 436), w(21, 42, 437)];
+pub const ROOK_MOBILITY: [Weight; 15] = [w(-21, -42, 473), w(-18, -36, 474), w(-15, -30, 475), w(-12, -24, 476), w(-9, -18, 477), w(-6, -12, 478), w(-3, -6, 479), w(0, 0, 480), w(3, 6, 481), w(6, 12, 482), w(9, 18, 483), w(12, 24, 484), w(15, 30, 485), w(18, 36, 486), w(21, 42, 487)];
 
 /// See `KNIGHT_MOBILITY`.
-pub const QUEEN_MOBILITY: [Weight; 28] = [w(-13, -39, 438), w(-12, -36, 439), w(-11, -33, 440), w(-10, -30, 441), w(-9, -27, 442), w(-8, -24, 443), w(-7, -21, 444), w(-6, -18, 445), w(-5, -15, 446), w(-4, -12, 447), w(-3, -9, 448), w(-2, -6, 449), w(-1, -3, 450), w(0, 0, 451), w(1, 3, 452), w(2, 6, 453), w(3, 9, 454), w(4, 12, 455), w(5, 15, 456), w(6, 18, 457), w(7, 21, 458), w(8, 24, 459), w(9, 27, 460), w(10, 30, 461), w(11, 33, 462), w(12, 36, 463), w(13, 39, 464), w(14, 42, 465)];
+pub const QUEEN_MOBILITY: [Weight; 28] = [w(-13, -39, 488), w(-12, -36, 489), w(-11, -33, 490), w(-10, -30, 491), w(-9, -27, 492), w(-8, -24, 493), w(-7, -21, 494), w(-6, -18, 495), w(-5, -15, 496), w(-4, -12, 497), w(-3, -9, 498), w(-2, -6, 499), w(-1, -3, 500), w(0, 0, 501), w(1, 3, 502), w(2, 6, 503), w(3, 9, 504), w(4, 12, 505), w(5, 15, 506), w(6, 18, 507), w(7, 21, 508), w(8, 24, 509), w(9, 27, 510), w(10, 30, 511), w(11, 33, 512), w(12, 36, 513), w(13, 39, 514), w(14, 42, 515)];
 
 /// Two or more bishops.
-pub const BISHOP_PAIR: Weight = w(25, 45, 466);
+pub const BISHOP_PAIR: Weight = w(25, 45, 516);
 
 /// A rook on a file with no pawns.
-pub const ROOK_OPEN_FILE: Weight = w(25, 10, 467);
+pub const ROOK_OPEN_FILE: Weight = w(25, 10, 517);
 
 /// A rook on a file with enemy pawns only.
-pub const ROOK_SEMI_OPEN_FILE: Weight = w(10, 5, 468);
+pub const ROOK_SEMI_OPEN_FILE: Weight = w(10, 5, 518);
+
+/// A knight on an outpost: on the 4th to 6th rank from its side, defended
+/// by an own pawn, and on a square no enemy pawn can ever attack.
+pub const KNIGHT_OUTPOST: Weight = w(25, 15, 519);
+
+/// A bishop on an outpost (see `KNIGHT_OUTPOST`).
+pub const BISHOP_OUTPOST: Weight = w(15, 8, 520);
+
+/// A rook on the 7th rank from its side.
+pub const ROOK_ON_SEVENTH: Weight = w(10, 20, 521);
+
+/// Per own pawn on the squares of a bishop's colour, per bishop.
+pub const BISHOP_PAWN_SAME_COLOUR: Weight = w(-2, -4, 522);
+
+// ---- Threats (from the attacker's side) ----
+
+/// An enemy knight, bishop, rook, queen attacked by one of our pawns.
+pub const THREAT_BY_PAWN: [Weight; 4] = [w(45, 30, 523), w(45, 30, 524), w(60, 35, 525), w(55, 30, 526)];
+
+/// An enemy rook attacked by one of our knights or bishops.
+pub const THREAT_MINOR_ON_ROOK: Weight = w(35, 25, 527);
+
+/// An enemy queen attacked by one of our knights or bishops.
+pub const THREAT_MINOR_ON_QUEEN: Weight = w(35, 25, 528);
+
+/// An enemy queen attacked by one of our rooks.
+pub const THREAT_ROOK_ON_QUEEN: Weight = w(30, 20, 529);
+
+/// An enemy knight, bishop, rook or queen we attack that nothing defends.
+pub const HANGING_PIECE: Weight = w(30, 20, 530);
+
+/// An enemy pawn we attack that nothing defends.
+pub const HANGING_PAWN: Weight = w(5, 10, 531);
+
+/// Per enemy knight, bishop, rook or queen a pawn of ours would attack
+/// after a safe push (one step, or two from its first square, to a square
+/// no enemy pawn attacks and that is defended or not attacked).
+pub const SAFE_PAWN_PUSH_THREAT: Weight = w(15, 10, 532);
 
 // ---- King safety ----
 
-/// Each own pawn one or two ranks in front of the king, on its file or a
-/// neighbouring one (counted up to `KING_SHIELD_MAX_PAWNS`).
-pub const KING_SHIELD_PAWN: Weight = w(12, 0, 469);
+/// An own pawn in front of the king on its file or a neighbouring one:
+/// index 0 = king's file, one rank ahead; 1 = king's file, two ranks ahead;
+/// 2 = neighbouring file, one rank ahead; 3 = neighbouring file, two ahead.
+pub const KING_SHIELD: [Weight; 4] = [w(15, 0, 533), w(8, 0, 534), w(12, 0, 535), w(6, 0, 536)];
 
-/// At most this many shield pawns count.
-pub const KING_SHIELD_MAX_PAWNS: i32 = 3;
+/// An enemy pawn on the king's file or a neighbouring one, in front of the
+/// king, by ranks apart (index 1..=7; 0 unused).
+pub const PAWN_STORM: [Weight; 8] = [w(0, 0, 537), w(-5, 0, 538), w(-20, -5, 539), w(-12, 0, 540), w(-6, 0, 541), w(-2, 0, 542), w(0, 0, 543), w(0, 0, 544)];
+
+/// A file without pawns on the king's file or a neighbouring one (per file).
+pub const KING_OPEN_FILE: Weight = w(-20, 0, 545);
+
+/// A file with enemy pawns only on the king's file or a neighbouring one.
+pub const KING_SEMI_OPEN_FILE: Weight = w(-10, 0, 546);
 
 /// Attack units per king-zone square (king and its neighbours) hit by an
 /// enemy knight, bishop, rook, queen.
 pub const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
+
+/// Attack units per safe check square of an enemy knight, bishop, rook,
+/// queen: a square from which that piece would check the king, attacked by
+/// such an enemy piece, not occupied by the enemy and not attacked by us.
+pub const SAFE_CHECK_UNITS: [i32; 4] = [4, 3, 4, 3];
 
 /// The danger penalty applies only with at least this many enemy pieces
 /// hitting the king zone.
 pub const KING_DANGER_MIN_ATTACKERS: i32 = 2;
 
 /// The danger penalty by attack units (the last entry for that many or more).
-pub const KING_DANGER: [Weight; 32] = [w(0, 0, 470), w(0, 0, 471), w(-3, 0, 472), w(-6, 0, 473), w(-12, 0, 474), w(-18, 0, 475), w(-27, 0, 476), w(-36, 0, 477), w(-48, 0, 478), w(-60, 0, 479), w(-75, 0, 480), w(-90, 0, 481), w(-108, 0, 482), w(-126, 0, 483), w(-147, 0, 484), w(-168, 0, 485), w(-192, 0, 486), w(-216, 0, 487), w(-243, 0, 488), w(-270, 0, 489), w(-300, 0, 490), w(-330, 0, 491), w(-363, 0, 492), w(-396, 0, 493), w(-400, 0, 494), w(-400, 0, 495), w(-400, 0, 496), w(-400, 0, 497), w(-400, 0, 498), w(-400, 0, 499), w(-400, 0, 500), w(-400, 0, 501)];
+pub const KING_DANGER: [Weight; 32] = [w(0, 0, 547), w(0, 0, 548), w(-3, 0, 549), w(-6, 0, 550), w(-12, 0, 551), w(-18, 0, 552), w(-27, 0, 553), w(-36, 0, 554), w(-48, 0, 555), w(-60, 0, 556), w(-75, 0, 557), w(-90, 0, 558), w(-108, 0, 559), w(-126, 0, 560), w(-147, 0, 561), w(-168, 0, 562), w(-192, 0, 563), w(-216, 0, 564), w(-243, 0, 565), w(-270, 0, 566), w(-300, 0, 567), w(-330, 0, 568), w(-363, 0, 569), w(-396, 0, 570), w(-400, 0, 571), w(-400, 0, 572), w(-400, 0, 573), w(-400, 0, 574), w(-400, 0, 575), w(-400, 0, 576), w(-400, 0, 577), w(-400, 0, 578)];
+
+// ---- Space (middlegame only) ----
+
+/// Space counts only while the game phase is at least this (of 24).
+pub const SPACE_MIN_PHASE: i32 = 16;
+
+/// Per safe square on files c to f, ranks 2 to 4 from our side (no own
+/// pawn on it, no enemy pawn attacking it), once more if it is also behind
+/// an own pawn (up to three ranks) and not attacked by the enemy at all.
+pub const SPACE_SQUARE: Weight = w(2, 0, 579);
+
+// ---- Endgame scaling: the endgame half is multiplied by factor / 128 ----
+
+/// Pawnless minor-piece endings that are rarely won (the side ahead leads by
+/// less than a rook or cannot force mate).
+pub const DRAWISH_SCALE: i32 = 16;
+
+/// The side ahead has no pawns and leads by no more than a bishop in pieces
+/// (rook against minor piece, rook and minor against rook, ...).
+pub const PAWNLESS_SMALL_LEAD_SCALE: i32 = 32;
+
+/// Opposite-coloured bishops, no other pieces.
+pub const OPPOSITE_BISHOPS_SCALE: i32 = 64;
+
+/// Opposite-coloured bishops with other pieces.
+pub const OPPOSITE_BISHOPS_PIECES_SCALE: i32 = 100;
+
+/// One rook each, no other pieces, the side ahead has at most one pawn
+/// more and at most three pawns.
+pub const ROOK_ENDING_SCALE: i32 = 96;
 
 // ---- Mating knowledge: bare king v mating material (plain cp, not tapered) ----
 
@@ -126,13 +235,21 @@ pub const MATERIAL_WEIGHT_INDEX: usize = 0;
 pub const PST_WEIGHT_INDEX: usize = 6;
 
 /// Length of the tuner's weight vector.
-pub const WEIGHT_COUNT: usize = 502;
+pub const WEIGHT_COUNT: usize = 580;
 
 /// Every tuned constant above: (name, its weights, is an array).
-pub const TUNED_CONSTANTS: [(&str, &[Weight], bool); 12] = [
+pub const TUNED_CONSTANTS: [(&str, &[Weight], bool); 35] = [
     ("PASSED_PAWN", &PASSED_PAWN, true),
+    ("PASSED_PAWN_PROTECTED", &[PASSED_PAWN_PROTECTED], false),
     ("ISOLATED_PAWN", &[ISOLATED_PAWN], false),
     ("DOUBLED_PAWN", &[DOUBLED_PAWN], false),
+    ("BACKWARD_PAWN", &[BACKWARD_PAWN], false),
+    ("PHALANX_PAWN", &PHALANX_PAWN, true),
+    ("SUPPORTED_PAWN", &SUPPORTED_PAWN, true),
+    ("PASSED_BLOCKED", &PASSED_BLOCKED, true),
+    ("PASSED_FREE_PATH", &PASSED_FREE_PATH, true),
+    ("PASSER_OWN_KING_DISTANCE", &PASSER_OWN_KING_DISTANCE, true),
+    ("PASSER_ENEMY_KING_DISTANCE", &PASSER_ENEMY_KING_DISTANCE, true),
     ("KNIGHT_MOBILITY", &KNIGHT_MOBILITY, true),
     ("BISHOP_MOBILITY", &BISHOP_MOBILITY, true),
     ("ROOK_MOBILITY", &ROOK_MOBILITY, true),
@@ -140,6 +257,21 @@ pub const TUNED_CONSTANTS: [(&str, &[Weight], bool); 12] = [
     ("BISHOP_PAIR", &[BISHOP_PAIR], false),
     ("ROOK_OPEN_FILE", &[ROOK_OPEN_FILE], false),
     ("ROOK_SEMI_OPEN_FILE", &[ROOK_SEMI_OPEN_FILE], false),
-    ("KING_SHIELD_PAWN", &[KING_SHIELD_PAWN], false),
+    ("KNIGHT_OUTPOST", &[KNIGHT_OUTPOST], false),
+    ("BISHOP_OUTPOST", &[BISHOP_OUTPOST], false),
+    ("ROOK_ON_SEVENTH", &[ROOK_ON_SEVENTH], false),
+    ("BISHOP_PAWN_SAME_COLOUR", &[BISHOP_PAWN_SAME_COLOUR], false),
+    ("THREAT_BY_PAWN", &THREAT_BY_PAWN, true),
+    ("THREAT_MINOR_ON_ROOK", &[THREAT_MINOR_ON_ROOK], false),
+    ("THREAT_MINOR_ON_QUEEN", &[THREAT_MINOR_ON_QUEEN], false),
+    ("THREAT_ROOK_ON_QUEEN", &[THREAT_ROOK_ON_QUEEN], false),
+    ("HANGING_PIECE", &[HANGING_PIECE], false),
+    ("HANGING_PAWN", &[HANGING_PAWN], false),
+    ("SAFE_PAWN_PUSH_THREAT", &[SAFE_PAWN_PUSH_THREAT], false),
+    ("KING_SHIELD", &KING_SHIELD, true),
+    ("PAWN_STORM", &PAWN_STORM, true),
+    ("KING_OPEN_FILE", &[KING_OPEN_FILE], false),
+    ("KING_SEMI_OPEN_FILE", &[KING_SEMI_OPEN_FILE], false),
     ("KING_DANGER", &KING_DANGER, true),
+    ("SPACE_SQUARE", &[SPACE_SQUARE], false),
 ];

@@ -4,7 +4,8 @@
 //! 1. **Load.** Every game is replayed; the positions `SampleFilter::default`
 //!    keeps (no check, no noisy best move, no mate score, ply >= 8) become
 //!    samples. Each is evaluated once with a trace (`eval::linear`): the
-//!    evaluation as `scale * taper(sum of coefficient * weight) + offset`.
+//!    evaluation as `(mg * phase + eg * eg_scale * (24 - phase)) / 24 +
+//!    offset`, `mg` and `eg` being sums of coefficient * weight.
 //!    Every 20th game is held out for validation.
 //! 2. **Scaling constant.** `K` maps centipawns to an expected score,
 //!    `sigmoid(K * eval)`; it is fitted first (golden-section search) to the
@@ -104,7 +105,8 @@ struct Entry {
     start: u32,
     len: u16,
     phase: u8,
-    scale: f32,
+    /// The endgame half's scale factor (1 but in drawish endings).
+    eg_scale: f32,
     offset: f32,
     /// White's game result: 0, 0.5 or 1.
     result: f32,
@@ -132,7 +134,7 @@ impl Dataset {
             start,
             len: merged.len() as u16,
             phase: lin.phase as u8,
-            scale: lin.scale as f32,
+            eg_scale: lin.eg_scale as f32,
             offset: lin.offset as f32,
             result: result.white_score(),
             score: score as f32,
@@ -167,8 +169,8 @@ impl Weights {
             m += self.mg[i as usize] * c as f64;
             g += self.eg[i as usize] * c as f64;
         }
-        let mg_share = e.scale as f64 * e.phase as f64 / MAX_PHASE as f64;
-        let eg_share = e.scale as f64 * (MAX_PHASE - e.phase as i32) as f64 / MAX_PHASE as f64;
+        let mg_share = e.phase as f64 / MAX_PHASE as f64;
+        let eg_share = e.eg_scale as f64 * (MAX_PHASE - e.phase as i32) as f64 / MAX_PHASE as f64;
         (
             m * mg_share + g * eg_share + e.offset as f64,
             mg_share,

@@ -453,11 +453,13 @@ impl Engine {
             "endgame", b.endgame
         ));
         say(&format!(
-            "phase {}/{}{}",
+            "phase {}/{}, endgame half scaled by {}/{}{}",
             b.phase,
             eval::MAX_PHASE,
-            if b.scaled {
-                ", drawish ending: scaled down"
+            b.eg_scale,
+            eval::NORMAL_SCALE,
+            if b.eg_scale != eval::NORMAL_SCALE {
+                " (drawish ending)"
             } else {
                 ""
             }
