@@ -121,24 +121,23 @@ impl Searcher<'_> {
 
         // Step 10. The move loop.
         let previous = self.frames[ply - 1].played;
-        let picker = MovePicker::new(pos, tt_move, self.history, ply, previous, false);
-        if picker.is_empty() {
-            return if in_check { mated_in(ply) } else { 0 };
-        }
+        let mut picker = MovePicker::new(
+            pos,
+            tt_move,
+            self.history.killers(ply),
+            self.history.counter(pos, previous),
+            false,
+        );
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0usize;
         let mut quiets_tried = [Move::NULL; HISTORY_MALUS_MOVES];
         let mut quiet_count = 0;
-        let mut skip_quiets = false;
         let side = pos.side_to_move();
 
-        for (mv, order) in picker {
+        while let Some((mv, order)) = picker.next_move(self.history) {
             let is_quiet = !pos.is_noisy(mv);
-            if is_quiet && skip_quiets {
-                continue;
-            }
 
             // Pruning only once a move has been searched (so a score exists)
             // and never with only pawns left (zugzwang).
@@ -152,7 +151,7 @@ impl Searcher<'_> {
                     };
                 if is_quiet && !in_check && moves_searched >= lmp_limit && depth <= LMP_MAX_DEPTH()
                 {
-                    skip_quiets = true;
+                    picker.skip_quiets();
                     continue;
                 }
 
@@ -162,7 +161,7 @@ impl Searcher<'_> {
                     && depth <= FUTILITY_MAX_DEPTH()
                     && static_eval + FUTILITY_BASE() + FUTILITY_MARGIN() * depth <= alpha
                 {
-                    skip_quiets = true;
+                    picker.skip_quiets();
                     continue;
                 }
 
@@ -243,9 +242,11 @@ impl Searcher<'_> {
                 }
             }
         }
-        // The first move is never pruned (pruning needs a score), so the
-        // loop always searched something.
-        debug_assert!(moves_searched > 0);
+        // The first move is never pruned (pruning needs a score), so no
+        // move searched means no legal move: mate or stalemate.
+        if moves_searched == 0 {
+            return if in_check { mated_in(ply) } else { 0 };
+        }
 
         // Step 15. Ordering memory: reward the quiet move that cut, punish the
         // quiet moves tried before it.

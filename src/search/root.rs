@@ -52,7 +52,8 @@ pub(super) fn initial_root_moves(
     history: &History,
 ) -> Vec<RootMove> {
     let tt_move = tt.probe(req.root.key()).map_or(Move::NULL, |h| h.mv);
-    MovePicker::new(&req.root, tt_move, history, 0, Move::NULL, false)
+    let mut picker = MovePicker::new(&req.root, tt_move, history.killers(0), Move::NULL, false);
+    std::iter::from_fn(|| picker.next_move(history))
         .map(|(mv, _)| mv)
         .filter(|mv| req.searchmoves.is_empty() || req.searchmoves.contains(mv))
         .map(|mv| RootMove {
