@@ -1,11 +1,17 @@
-//! Move-ordering memory: butterfly history for quiet moves, two killers per
-//! ply, and a counter-move per (piece, destination) of the previous move.
+//! Move-ordering memory: butterfly history for quiet moves, capture history
+//! for noisy ones, two killers per ply, and a counter-move per (piece,
+//! destination) of the previous move.
 
 use super::params::{
-    HISTORY_BONUS_LINEAR_FACTOR, HISTORY_BONUS_MAX, HISTORY_BONUS_QUADRATIC_FACTOR, HISTORY_MAX,
+    CAPTURE_HISTORY_MAX, HISTORY_BONUS_LINEAR_FACTOR, HISTORY_BONUS_MAX,
+    HISTORY_BONUS_QUADRATIC_FACTOR, HISTORY_MAX,
 };
 use super::MAX_PLY;
 use crate::chess::{Color, Move, Piece, Position};
+
+/// The capture-history slot of a noisy move that captures nothing (a
+/// promotion by a push); slots 0..=4 are the captured kind.
+const NO_CAPTURE: usize = 6;
 
 /// The bonus for a move that caused (or the malus for one that failed to
 /// cause) a beta cutoff at `depth`.
@@ -17,6 +23,8 @@ pub fn history_bonus(depth: i32) -> i32 {
 
 pub struct History {
     butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    /// Noisy moves by [moving piece][destination][captured kind or NO_CAPTURE].
+    captures: Box<[[[i32; 7]; 64]; 12]>,
     killers: [[Move; 2]; MAX_PLY + 1],
     counters: Box<[[Move; 64]; 12]>,
 }
@@ -25,6 +33,7 @@ impl Default for History {
     fn default() -> Self {
         History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
+            captures: Box::new([[[0; 7]; 64]; 12]),
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
             counters: Box::new([[Move::NULL; 64]; 12]),
         }
@@ -41,17 +50,39 @@ impl History {
         self.butterfly[side.index()][mv.from().index()][mv.to().index()]
     }
 
-    /// Moves an entry towards ±HISTORY_MAX by `delta`, slowing as it nears it.
+    /// Moves an entry towards ±`max` by `delta`, slowing as it nears it.
     #[inline]
-    fn nudge(entry: &mut i32, delta: i32) {
-        *entry += delta - *entry * delta.abs() / HISTORY_MAX();
+    fn nudge(entry: &mut i32, delta: i32, max: i32) {
+        *entry += delta - *entry * delta.abs() / max;
     }
 
     pub fn update_quiet(&mut self, side: Color, mv: Move, delta: i32) {
         Self::nudge(
             &mut self.butterfly[side.index()][mv.from().index()][mv.to().index()],
             delta,
+            HISTORY_MAX(),
         );
+    }
+
+    /// The capture-history entry of noisy move `mv` (legal in `pos`).
+    #[inline]
+    fn capture_entry(&self, pos: &Position, mv: Move) -> Option<(usize, usize, usize)> {
+        let piece = pos.piece_at(mv.from())?;
+        let captured = pos.captured(mv).map_or(NO_CAPTURE, |p| p.kind().index());
+        Some((piece.index(), mv.to().index(), captured))
+    }
+
+    /// How often noisy move `mv` cut off before (positive) or failed to.
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
+        self.capture_entry(pos, mv)
+            .map_or(0, |(p, to, c)| self.captures[p][to][c])
+    }
+
+    pub fn update_capture(&mut self, pos: &Position, mv: Move, delta: i32) {
+        if let Some((p, to, c)) = self.capture_entry(pos, mv) {
+            Self::nudge(&mut self.captures[p][to][c], delta, CAPTURE_HISTORY_MAX());
+        }
     }
 
     #[inline]

@@ -3,8 +3,9 @@
 //!
 //! 1. the transposition-table move, checked legal on its own (the table can
 //!    hold a move of another position whose key collided);
-//! 2. good noisy moves: captures and queen promotions by MVV-LVA, each
-//!    SEE-checked when its turn comes (a losing one is put aside);
+//! 2. good noisy moves: captures and queen promotions by the victim's value
+//!    (MVV) plus capture history, each SEE-checked when its turn comes (a
+//!    losing one is put aside);
 //! 3. the two killers and the counter-move, checked legal and quiet here;
 //! 4. quiet moves by history (generated only now), less those already tried;
 //! 5. the noisy moves put aside: losing captures, then quiet under-promotions.
@@ -32,15 +33,13 @@ const UNDER_PROMOTION: i32 = BAD_CAPTURE - 1;
 /// TT move).
 pub const GOOD_NOISY_SCORE: i32 = GOOD_CAPTURE;
 
-/// Most valuable victim first, least valuable attacker as tie-break.
+/// Most valuable victim (and promotion) first, then what capture history
+/// says of the move.
 #[inline]
-fn mvv_lva(pos: &Position, mv: Move) -> i32 {
+fn noisy_score(pos: &Position, mv: Move, history: &History) -> i32 {
     let victim = pos.captured(mv).map_or(0, |p| value(p.kind()));
     let promo = mv.promotion().map_or(0, value);
-    let attacker = pos
-        .piece_at(mv.from())
-        .map_or(0, |p| p.kind().index() as i32);
-    (victim + promo) * MVV_VICTIM_FACTOR() - attacker
+    (victim + promo) * MVV_VICTIM_FACTOR() + history.capture_score(pos, mv)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -177,7 +176,7 @@ impl<'a> MovePicker<'a> {
                         let mv = self.list.as_slice()[i];
                         self.scores[i] =
                             if self.pos.is_capture(mv) || mv.promotion() == Some(Kind::Queen) {
-                                GOOD_CAPTURE + mvv_lva(self.pos, mv)
+                                GOOD_CAPTURE + noisy_score(self.pos, mv, history)
                             } else {
                                 UNDER_PROMOTION
                             };

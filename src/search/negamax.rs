@@ -134,6 +134,8 @@ impl Searcher<'_> {
         let mut moves_searched = 0usize;
         let mut quiets_tried = [Move::NULL; HISTORY_MALUS_MOVES];
         let mut quiet_count = 0;
+        let mut noisy_tried = [Move::NULL; CAPTURE_HISTORY_MALUS_MOVES];
+        let mut noisy_count = 0;
         let side = pos.side_to_move();
 
         while let Some((mv, order)) = picker.next_move(self.history) {
@@ -188,6 +190,9 @@ impl Searcher<'_> {
             if is_quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = mv;
                 quiet_count += 1;
+            } else if !is_quiet && noisy_count < noisy_tried.len() {
+                noisy_tried[noisy_count] = mv;
+                noisy_count += 1;
             }
 
             // Step 14. Principal variation search with late move reductions:
@@ -248,18 +253,28 @@ impl Searcher<'_> {
             return if in_check { mated_in(ply) } else { 0 };
         }
 
-        // Step 15. Ordering memory: reward the quiet move that cut, punish the
-        // quiet moves tried before it.
-        if best_score >= beta && !pos.is_noisy(best_move) {
+        // Step 15. Ordering memory: reward the move that cut (in quiet or
+        // capture history), punish the quiet moves tried before a quiet
+        // cutoff, and the noisy moves tried before any cutoff.
+        if best_score >= beta {
             let bonus = history_bonus(depth);
-            self.history.update_quiet(side, best_move, bonus);
-            for &tried in &quiets_tried[..quiet_count] {
+            if pos.is_noisy(best_move) {
+                self.history.update_capture(pos, best_move, bonus);
+            } else {
+                self.history.update_quiet(side, best_move, bonus);
+                for &tried in &quiets_tried[..quiet_count] {
+                    if tried != best_move {
+                        self.history.update_quiet(side, tried, -bonus);
+                    }
+                }
+                self.history.add_killer(ply, best_move);
+                self.history.set_counter(pos, previous, best_move);
+            }
+            for &tried in &noisy_tried[..noisy_count] {
                 if tried != best_move {
-                    self.history.update_quiet(side, tried, -bonus);
+                    self.history.update_capture(pos, tried, -bonus);
                 }
             }
-            self.history.add_killer(ply, best_move);
-            self.history.set_counter(pos, previous, best_move);
         }
 
         // Step 16. Store the result.

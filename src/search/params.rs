@@ -24,8 +24,8 @@
 //! sound (e.g. divisors at least 1).
 //!
 //! Plain `pub const`s are not tuned: the floating-point time factors,
-//! `STABILITY_FACTORS` and `SEE_PIECE_VALUES` (not integers), an array
-//! length (`HISTORY_MALUS_MOVES`), the `Move Overhead` option's default
+//! `STABILITY_FACTORS` and `SEE_PIECE_VALUES` (not integers), array
+//! lengths (`HISTORY_MALUS_MOVES`, `CAPTURE_HISTORY_MALUS_MOVES`), the `Move Overhead` option's default
 //! (`DEFAULT_MOVE_OVERHEAD_MS`, already an option) and when fail lines are
 //! printed (`ASPIRATION_REPORT_AFTER_MS`, no effect on play).
 //!
@@ -107,10 +107,21 @@ search_params! {
     /// `min(HISTORY_BONUS_QUADRATIC_FACTOR·d² + HISTORY_BONUS_LINEAR_FACTOR·d, HISTORY_BONUS_MAX)`.
     pub tunable HISTORY_BONUS_QUADRATIC_FACTOR: i32 = 16, 0..=64, step 3;
     pub tunable HISTORY_BONUS_LINEAR_FACTOR: i32 = 32, 0..=128, step 6;
-    /// At most the smallest `HISTORY_MAX`, so the gravity update stays bounded.
+    /// At most the smallest `HISTORY_MAX` and `CAPTURE_HISTORY_MAX`, so the
+    /// gravity update stays bounded.
     pub tunable HISTORY_BONUS_MAX: i32 = 1_600, 200..=4_000, step 190;
     /// History scores stay within ±HISTORY_MAX (the "gravity" update keeps them there).
     pub tunable HISTORY_MAX: i32 = 16_384, 4_096..=32_768, step 1_400;
+
+    // Capture history (ordering memory for noisy moves, negamax step 15):
+    // [moving piece][destination][captured kind], the same bonus as quiet
+    // history for the noisy move that cut, the malus for noisy moves tried
+    // before it.
+    /// Capture-history scores stay within ±CAPTURE_HISTORY_MAX.
+    pub tunable CAPTURE_HISTORY_MAX: i32 = 16_384, 4_096..=32_768, step 1_400;
+    /// Noisy moves remembered per node for the malus (an array length: not
+    /// tunable at run time).
+    pub const CAPTURE_HISTORY_MALUS_MOVES: usize = 32;
 
     // Aspiration windows (iterative deepening).
     /// From this depth on, the search starts with a window around the last score.
@@ -163,6 +174,7 @@ search_params! {
     // Static exchange evaluation and capture ordering.
     /// Piece values for exchanges (pawn, knight, bishop, rook, queen, king).
     pub const SEE_PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
-    /// MVV-LVA: the victim's value times this, minus the attacker's index.
-    pub tunable MVV_VICTIM_FACTOR: i32 = 8, 1..=32, step 2;
+    /// Noisy-move order: the victim's (and promotion's) value times this,
+    /// plus the capture history.
+    pub tunable MVV_VICTIM_FACTOR: i32 = 16, 1..=64, step 3;
 }
