@@ -7,7 +7,7 @@
 
 use kiln::chess::movegen::generate;
 use kiln::chess::{legal_moves, Move, MoveList, Position};
-use kiln::search::history::History;
+use kiln::search::history::{Continuations, History};
 use kiln::search::movepick::MovePicker;
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -121,7 +121,7 @@ fn the_picker_returns_every_legal_move_once() {
                 )
             };
 
-            let mut picker = MovePicker::new(pos, tt, killers, counter, false);
+            let mut picker = MovePicker::new(pos, tt, killers, counter, Continuations::NONE, false);
             let mut got = picked(&mut picker, &history);
             if legal.contains(tt) {
                 assert_eq!(got.first(), Some(&tt), "TT move first: {}", what());
@@ -129,13 +129,13 @@ fn the_picker_returns_every_legal_move_once() {
             sorted(&mut got);
             assert_eq!(got, all, "all moves: {}", what());
 
-            let mut picker = MovePicker::new(pos, tt, killers, counter, true);
+            let mut picker = MovePicker::new(pos, tt, killers, counter, Continuations::NONE, true);
             let mut got = picked(&mut picker, &history);
             sorted(&mut got);
             assert_eq!(got, all_noisy, "noisy moves: {}", what());
 
             // Skipping quiet moves part-way leaves every noisy move.
-            let mut picker = MovePicker::new(pos, tt, killers, counter, false);
+            let mut picker = MovePicker::new(pos, tt, killers, counter, Continuations::NONE, false);
             let mut got = Vec::new();
             let mut skipping = false;
             while let Some((mv, _)) = picker.next_move(&history) {

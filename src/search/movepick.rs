@@ -7,14 +7,15 @@
 //!    (MVV) plus capture history, each SEE-checked when its turn comes (a
 //!    losing one is put aside);
 //! 3. the two killers and the counter-move, checked legal and quiet here;
-//! 4. quiet moves by history (generated only now), less those already tried;
+//! 4. quiet moves by butterfly plus continuation history (generated only
+//!    now), less those already tried;
 //! 5. the noisy moves put aside: losing captures, then quiet under-promotions.
 //!
 //! Quiescence asks for noisy moves only (stages 1, 2 and 5, the TT move only
 //! when noisy). No move is handed out twice, and in full mode every legal
 //! move is handed out once.
 
-use super::history::History;
+use super::history::{Continuations, History};
 use super::params::MVV_VICTIM_FACTOR;
 use super::see::{see_ge, value};
 use crate::chess::movegen::{generate, MoveList, MAX_MOVES};
@@ -67,6 +68,7 @@ pub struct MovePicker<'a> {
     /// Null unless handed out.
     killers: [Move; 2],
     counter: Move,
+    conts: Continuations,
     /// Noisy moves, then (once generated) quiet moves. The noisy moves put
     /// aside are moved down to `0..bad_end`, over slots already handed out.
     list: MoveList,
@@ -80,13 +82,15 @@ pub struct MovePicker<'a> {
 impl<'a> MovePicker<'a> {
     /// Every legal move, or only the noisy ones (captures and promotions;
     /// for quiescence out of check). `tt_move`, `killers` and `counter` may
-    /// be anything, legal here or not.
+    /// be anything, legal here or not; `conts` picks the continuation
+    /// history that scores quiet moves.
     #[inline]
     pub fn new(
         pos: &'a Position,
         tt_move: Move,
         killers: [Move; 2],
         counter: Move,
+        conts: Continuations,
         noisy_only: bool,
     ) -> MovePicker<'a> {
         MovePicker {
@@ -97,6 +101,7 @@ impl<'a> MovePicker<'a> {
             tt_move,
             killers,
             counter,
+            conts,
             list: MoveList::default(),
             scores: [0; MAX_MOVES],
             cur: 0,
@@ -235,12 +240,12 @@ impl<'a> MovePicker<'a> {
                     self.counter = Move::NULL;
                 }
                 Stage::GenerateQuiets => {
-                    let side = self.pos.side_to_move();
                     self.cur = self.list.len();
                     generate::<MoveList, true, false>(self.pos, &mut self.list);
                     self.end = self.list.len();
                     for i in self.cur..self.end {
-                        self.scores[i] = history.quiet_score(side, self.list.as_slice()[i]);
+                        let mv = self.list.as_slice()[i];
+                        self.scores[i] = history.quiet_score(self.pos, mv, &self.conts);
                     }
                     self.stage = Stage::Quiets;
                 }

@@ -2,6 +2,7 @@
 //! (every evasion when in check), so the evaluation is never taken in the
 //! middle of an exchange.
 
+use super::history::Continuations;
 use super::movepick::{MovePicker, GOOD_NOISY_SCORE};
 use super::score::{mated_in, score_from_tt, score_to_tt, INFINITY};
 use super::searcher::Searcher;
@@ -57,6 +58,7 @@ impl Searcher<'_> {
             tt_move,
             self.history.killers(ply),
             Move::NULL,
+            Continuations::NONE,
             !in_check,
         );
         let mut best_move = Move::NULL;
