@@ -63,6 +63,11 @@ impl MoveList {
         &self.moves[..self.len]
     }
 
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
     pub fn contains(&self, mv: Move) -> bool {
         self.as_slice().contains(&mv)
     }
@@ -302,22 +307,28 @@ fn generate_pawn_moves<S: MoveSink, const QUIET: bool, const NOISY: bool>(
 fn generate_en_passant<S: MoveSink>(pos: &Position, sink: &mut S) {
     let Some(ep) = pos.en_passant() else { return };
     let us = pos.side_to_move();
-    let them = !us;
-    let king = pos.king(us);
-    let victim = Square::from_file_rank(ep.file(), if us == Color::White { 4 } else { 3 });
-    for from in pawn_attacks(them, ep) & pos.pieces_of(us, Kind::Pawn) {
-        let occupied = (pos.occupied() ^ from ^ victim) | ep;
-        let theirs = pos.colored(them) ^ victim;
-        let rooks = (pos.pieces(Kind::Rook) | pos.pieces(Kind::Queen)) & theirs;
-        let bishops = (pos.pieces(Kind::Bishop) | pos.pieces(Kind::Queen)) & theirs;
-        let attacked = (rook_attacks(king, occupied) & rooks).any()
-            || (bishop_attacks(king, occupied) & bishops).any()
-            || (knight_attacks(king) & pos.pieces(Kind::Knight) & theirs).any()
-            || (pawn_attacks(us, king) & pos.pieces(Kind::Pawn) & theirs).any();
-        if !attacked {
+    for from in pawn_attacks(!us, ep) & pos.pieces_of(us, Kind::Pawn) {
+        if en_passant_is_safe(pos, from, ep) {
             sink.single(Move::new(from, ep, MoveKind::EnPassant));
         }
     }
+}
+
+/// Does taking en passant from `from` to `ep` leave our king unattacked?
+#[inline]
+fn en_passant_is_safe(pos: &Position, from: Square, ep: Square) -> bool {
+    let us = pos.side_to_move();
+    let them = !us;
+    let king = pos.king(us);
+    let victim = Square::from_file_rank(ep.file(), if us == Color::White { 4 } else { 3 });
+    let occupied = (pos.occupied() ^ from ^ victim) | ep;
+    let theirs = pos.colored(them) ^ victim;
+    let rooks = (pos.pieces(Kind::Rook) | pos.pieces(Kind::Queen)) & theirs;
+    let bishops = (pos.pieces(Kind::Bishop) | pos.pieces(Kind::Queen)) & theirs;
+    !((rook_attacks(king, occupied) & rooks).any()
+        || (bishop_attacks(king, occupied) & bishops).any()
+        || (knight_attacks(king) & pos.pieces(Kind::Knight) & theirs).any()
+        || (pawn_attacks(us, king) & pos.pieces(Kind::Pawn) & theirs).any())
 }
 
 /// Castling as king-takes-own-rook, standard and Chess960 alike: every square
@@ -326,26 +337,32 @@ fn generate_en_passant<S: MoveSink>(pos: &Position, sink: &mut S) {
 /// with both the king and its rook lifted off the board.
 fn generate_castling<S: MoveSink>(pos: &Position, sink: &mut S) {
     let us = pos.side_to_move();
-    let king = pos.king(us);
     for long in [false, true] {
-        let Some(rook) = pos.castling().rook(us, long) else {
-            continue;
-        };
-        let mv = Move::new(king, rook, MoveKind::Castling);
-        let (king_to, rook_to) = (mv.castling_king_target(), mv.castling_rook_target());
-        let lifted = pos.occupied() ^ king ^ rook;
-        let must_be_empty = between(king, king_to) | king_to | between(rook, rook_to) | rook_to;
-        if (must_be_empty & lifted).any() {
-            continue;
-        }
-        let king_path = between(king, king_to) | king_to;
-        if king_path
-            .into_iter()
-            .all(|sq| !pos.is_attacked(sq, !us, lifted))
-        {
+        if let Some(mv) = legal_castling(pos, us, long) {
             sink.single(mv);
         }
     }
+}
+
+/// The castling move of `us` towards the a-file (`long`) or the h-file, if
+/// the right exists and the move is legal now (the caller checks that `us`
+/// is not in check).
+#[inline]
+fn legal_castling(pos: &Position, us: Color, long: bool) -> Option<Move> {
+    let king = pos.king(us);
+    let rook = pos.castling().rook(us, long)?;
+    let mv = Move::new(king, rook, MoveKind::Castling);
+    let (king_to, rook_to) = (mv.castling_king_target(), mv.castling_rook_target());
+    let lifted = pos.occupied() ^ king ^ rook;
+    let must_be_empty = between(king, king_to) | king_to | between(rook, rook_to) | rook_to;
+    if (must_be_empty & lifted).any() {
+        return None;
+    }
+    let king_path = between(king, king_to) | king_to;
+    king_path
+        .into_iter()
+        .all(|sq| !pos.is_attacked(sq, !us, lifted))
+        .then_some(mv)
 }
 
 /// Every legal move.
@@ -371,9 +388,92 @@ pub fn has_legal_move(pos: &Position) -> bool {
 
 impl Position {
     /// Is `mv` legal here? (For moves from outside the generator: the
-    /// transposition table, killers, the book.)
+    /// transposition table, killers, the book.) Checks the one move without
+    /// generating the others; the answer is always the generator's, i.e.
+    /// `legal_moves(self).contains(mv)` (a test compares them on every
+    /// 16-bit pattern).
     pub fn is_legal(&self, mv: Move) -> bool {
-        !mv.is_null() && legal_moves(self).contains(mv)
+        // Only the kinds the generator forms (null is never a move).
+        if mv.is_null() || matches!(mv.bits() >> 12, 3 | 8..) {
+            return false;
+        }
+        let us = self.side_to_move();
+        let (from, to) = (mv.from(), mv.to());
+        let Some(piece) = self.piece_at(from) else {
+            return false;
+        };
+        if piece.color() != us {
+            return false;
+        }
+        let king = self.king(us);
+        let checkers = self.checkers();
+        if mv.is_castling() {
+            // The rook a right castles with towards the a-file stands below the king.
+            return piece.kind() == Kind::King
+                && checkers.is_empty()
+                && legal_castling(self, us, to.index() < from.index()) == Some(mv);
+        }
+        if mv.is_en_passant() {
+            return piece.kind() == Kind::Pawn
+                && self.en_passant() == Some(to)
+                && pawn_attacks(us, from).has(to)
+                && en_passant_is_safe(self, from, to);
+        }
+        let ours = self.colored(us);
+        let theirs = self.colored(!us);
+        let occupied = ours | theirs;
+        if ours.has(to) {
+            return false;
+        }
+        let last_rank = match us {
+            Color::White => Bitboard::RANK_8,
+            Color::Black => Bitboard::RANK_1,
+        };
+        if piece.kind() == Kind::King {
+            return !mv.is_promotion()
+                && king_attacks(from).has(to)
+                && !self.is_attacked(to, !us, occupied ^ from);
+        }
+        // Where the piece can go, by its moves alone.
+        let reach = match piece.kind() {
+            Kind::Pawn => {
+                if mv.is_promotion() != last_rank.has(to) {
+                    return false;
+                }
+                let forward = if us == Color::White { 8 } else { -8 };
+                let one = from.offset(forward);
+                let mut reach = pawn_attacks(us, from) & theirs;
+                if !occupied.has(one) {
+                    reach |= one;
+                    let start = if us == Color::White {
+                        Bitboard::RANK_2
+                    } else {
+                        Bitboard::RANK_7
+                    };
+                    if start.has(from) && !occupied.has(one.offset(forward)) {
+                        reach |= one.offset(forward);
+                    }
+                }
+                reach
+            }
+            _ if mv.is_promotion() => return false,
+            Kind::Knight => knight_attacks(from),
+            Kind::Bishop => bishop_attacks(from, occupied),
+            Kind::Rook => rook_attacks(from, occupied),
+            _ => bishop_attacks(from, occupied) | rook_attacks(from, occupied),
+        };
+        if !reach.has(to) {
+            return false;
+        }
+        // Our king stays safe: a check is answered (a pinned piece never can),
+        // a pinned piece stays on its pin line.
+        if checkers.any() {
+            if checkers.several() || self.pinned().has(from) {
+                return false;
+            }
+            return (between(king, checkers.first()) | checkers).has(to);
+        }
+        !self.pinned().has(from) || line(king, from).has(to)
     }
 
     /// Parses a UCI move (`e2e4`, `e7e8q`; castling as `e1g1`, or as

@@ -1,11 +1,41 @@
-//! Move-ordering memory: butterfly history for quiet moves, two killers per
-//! ply, and a counter-move per (piece, destination) of the previous move.
+//! Move-ordering memory: butterfly history and continuation history (the
+//! same move after a given move one and two plies back) for quiet moves,
+//! capture history for noisy ones, two killers per ply, and a counter-move
+//! per (piece, destination) of the previous move.
 
 use super::params::{
-    HISTORY_BONUS_LINEAR_FACTOR, HISTORY_BONUS_MAX, HISTORY_BONUS_QUADRATIC_FACTOR, HISTORY_MAX,
+    CAPTURE_HISTORY_MAX, CONTINUATION_HISTORY_MAX, HISTORY_BONUS_LINEAR_FACTOR, HISTORY_BONUS_MAX,
+    HISTORY_BONUS_QUADRATIC_FACTOR, HISTORY_MAX,
 };
 use super::MAX_PLY;
-use crate::chess::{Color, Move, Piece, Position};
+use crate::chess::{Move, Piece, Position};
+
+/// The capture-history slot of a noisy move that captures nothing (a
+/// promotion by a push); slots 0..=4 are the captured kind.
+const NO_CAPTURE: usize = 6;
+
+/// Entries of one continuation-history row: [piece][destination].
+const ROW: usize = 12 * 64;
+
+/// The continuation-history rows a node reads and updates: one for the move
+/// one ply back, one for the move two plies back, each chosen by that move's
+/// piece and destination (none at the root's first plies or after a null move).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Continuations([Option<u32>; 2]);
+
+impl Continuations {
+    /// No continuation: quiet moves are scored by butterfly history alone.
+    pub const NONE: Continuations = Continuations([None; 2]);
+
+    /// From the (moved piece, move) one and two plies back.
+    #[inline]
+    pub fn new(one_back: Option<(Piece, Move)>, two_back: Option<(Piece, Move)>) -> Continuations {
+        let row = |back: Option<(Piece, Move)>| {
+            back.map(|(piece, mv)| ((piece.index() * 64 + mv.to().index()) * ROW) as u32)
+        };
+        Continuations([row(one_back), row(two_back)])
+    }
+}
 
 /// The bonus for a move that caused (or the malus for one that failed to
 /// cause) a beta cutoff at `depth`.
@@ -17,6 +47,11 @@ pub fn history_bonus(depth: i32) -> i32 {
 
 pub struct History {
     butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    /// Noisy moves by [moving piece][destination][captured kind or NO_CAPTURE].
+    captures: Box<[[[i32; 7]; 64]; 12]>,
+    /// Quiet moves after the move one ply back, then two plies back:
+    /// [previous piece][previous destination][piece][destination], flat.
+    continuation: [Box<[i16]>; 2],
     killers: [[Move; 2]; MAX_PLY + 1],
     counters: Box<[[Move; 64]; 12]>,
 }
@@ -25,6 +60,11 @@ impl Default for History {
     fn default() -> Self {
         History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
+            captures: Box::new([[[0; 7]; 64]; 12]),
+            continuation: [
+                vec![0; 12 * 64 * ROW].into_boxed_slice(),
+                vec![0; 12 * 64 * ROW].into_boxed_slice(),
+            ],
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
             counters: Box::new([[Move::NULL; 64]; 12]),
         }
@@ -36,22 +76,69 @@ impl History {
         *self = History::default();
     }
 
+    /// The combined quiet history of `mv` (legal in `pos`): butterfly plus
+    /// the two continuation entries.
     #[inline]
-    pub fn quiet_score(&self, side: Color, mv: Move) -> i32 {
-        self.butterfly[side.index()][mv.from().index()][mv.to().index()]
+    pub fn quiet_score(&self, pos: &Position, mv: Move, conts: &Continuations) -> i32 {
+        let side = pos.side_to_move();
+        let mut score = self.butterfly[side.index()][mv.from().index()][mv.to().index()];
+        if let Some(piece) = pos.piece_at(mv.from()) {
+            let cell = piece.index() * 64 + mv.to().index();
+            for (table, row) in self.continuation.iter().zip(conts.0) {
+                if let Some(row) = row {
+                    score += table[row as usize + cell] as i32;
+                }
+            }
+        }
+        score
     }
 
-    /// Moves an entry towards ±HISTORY_MAX by `delta`, slowing as it nears it.
+    /// Moves an entry towards ±`max` by `delta`, slowing as it nears it.
     #[inline]
-    fn nudge(entry: &mut i32, delta: i32) {
-        *entry += delta - *entry * delta.abs() / HISTORY_MAX();
+    fn nudge(entry: &mut i32, delta: i32, max: i32) {
+        *entry += delta - *entry * delta.abs() / max;
     }
 
-    pub fn update_quiet(&mut self, side: Color, mv: Move, delta: i32) {
+    /// Updates every table behind `quiet_score` by `delta`.
+    pub fn update_quiet(&mut self, pos: &Position, mv: Move, conts: &Continuations, delta: i32) {
+        let side = pos.side_to_move();
         Self::nudge(
             &mut self.butterfly[side.index()][mv.from().index()][mv.to().index()],
             delta,
+            HISTORY_MAX(),
         );
+        if let Some(piece) = pos.piece_at(mv.from()) {
+            let cell = piece.index() * 64 + mv.to().index();
+            for (table, row) in self.continuation.iter_mut().zip(conts.0) {
+                if let Some(row) = row {
+                    let entry = &mut table[row as usize + cell];
+                    let mut value = *entry as i32;
+                    Self::nudge(&mut value, delta, CONTINUATION_HISTORY_MAX());
+                    *entry = value.clamp(-(i16::MAX as i32), i16::MAX as i32) as i16;
+                }
+            }
+        }
+    }
+
+    /// The capture-history entry of noisy move `mv` (legal in `pos`).
+    #[inline]
+    fn capture_entry(&self, pos: &Position, mv: Move) -> Option<(usize, usize, usize)> {
+        let piece = pos.piece_at(mv.from())?;
+        let captured = pos.captured(mv).map_or(NO_CAPTURE, |p| p.kind().index());
+        Some((piece.index(), mv.to().index(), captured))
+    }
+
+    /// How often noisy move `mv` cut off before (positive) or failed to.
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
+        self.capture_entry(pos, mv)
+            .map_or(0, |(p, to, c)| self.captures[p][to][c])
+    }
+
+    pub fn update_capture(&mut self, pos: &Position, mv: Move, delta: i32) {
+        if let Some((p, to, c)) = self.capture_entry(pos, mv) {
+            Self::nudge(&mut self.captures[p][to][c], delta, CAPTURE_HISTORY_MAX());
+        }
     }
 
     #[inline]
@@ -94,5 +181,60 @@ impl History {
             return None;
         }
         pos.piece_at(previous.to())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(pos: &Position, uci: &str) -> Move {
+        pos.parse_uci_move(uci, false).unwrap()
+    }
+
+    #[test]
+    fn continuation_history_is_kept_per_previous_move() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/3PP3/4K1N1 w - - 0 1").unwrap();
+        let after = |piece: &str, to: &str| {
+            let piece = Piece::from_char(piece.chars().next().unwrap()).unwrap();
+            let to: crate::chess::Square = to.parse().unwrap();
+            Some((piece, Move::new(to, to, crate::chess::MoveKind::Normal)))
+        };
+        let here = Continuations::new(after("k", "e7"), after("N", "f3"));
+        let elsewhere = Continuations::new(after("k", "d7"), after("N", "f3"));
+        let push = mv(&pos, "e2e4");
+        let mut history = History::default();
+        history.update_quiet(&pos, push, &here, 500);
+        let butterfly = history.quiet_score(&pos, push, &Continuations::NONE);
+        assert_eq!(butterfly, 500);
+        // Butterfly + both continuation entries.
+        assert_eq!(history.quiet_score(&pos, push, &here), 1500);
+        // Another move one ply back: only the two-plies-back entry is shared.
+        assert_eq!(history.quiet_score(&pos, push, &elsewhere), 1000);
+        // Another move of ours: untouched.
+        assert_eq!(history.quiet_score(&pos, mv(&pos, "d2d4"), &here), 0);
+    }
+
+    #[test]
+    fn continuation_entries_stay_within_their_bound() {
+        let pos = Position::startpos();
+        let conts = Continuations::new(
+            Some((
+                Piece::new(crate::chess::Color::Black, crate::chess::Kind::Pawn),
+                Move::NULL,
+            )),
+            None,
+        );
+        let push = mv(&pos, "e2e4");
+        let mut history = History::default();
+        for sign in [1, -1] {
+            for _ in 0..1000 {
+                history.update_quiet(&pos, push, &conts, sign * HISTORY_BONUS_MAX());
+            }
+            let entry = history.quiet_score(&pos, push, &conts)
+                - history.quiet_score(&pos, push, &Continuations::NONE);
+            assert!(entry.abs() <= CONTINUATION_HISTORY_MAX(), "{entry}");
+            assert!(entry.abs() > CONTINUATION_HISTORY_MAX() * 9 / 10, "{entry}");
+        }
     }
 }

@@ -1,9 +1,21 @@
-//! Move ordering: every legal move gets a score, and moves are handed out
-//! best first by selection. Order: the transposition-table move, good
-//! captures and queen promotions (MVV-LVA, SEE not losing), killers, the
-//! counter-move, quiet moves by history, then losing captures.
+//! Move ordering in stages, each generated or checked only when the search
+//! gets there (most nodes cut off after a move or two):
+//!
+//! 1. the transposition-table move, checked legal on its own (the table can
+//!    hold a move of another position whose key collided);
+//! 2. good noisy moves: captures and queen promotions by the victim's value
+//!    (MVV) plus capture history, each SEE-checked when its turn comes (a
+//!    losing one is put aside);
+//! 3. the two killers and the counter-move, checked legal and quiet here;
+//! 4. quiet moves by butterfly plus continuation history (generated only
+//!    now), less those already tried;
+//! 5. the noisy moves put aside: losing captures, then quiet under-promotions.
+//!
+//! Quiescence asks for noisy moves only (stages 1, 2 and 5, the TT move only
+//! when noisy). No move is handed out twice, and in full mode every legal
+//! move is handed out once.
 
-use super::history::History;
+use super::history::{Continuations, History};
 use super::params::MVV_VICTIM_FACTOR;
 use super::see::{see_ge, value};
 use crate::chess::movegen::{generate, MoveList, MAX_MOVES};
@@ -15,105 +27,248 @@ const KILLER_1: i32 = (1 << 27) + 1;
 const KILLER_2: i32 = 1 << 27;
 const COUNTER: i32 = (1 << 27) - 1;
 const BAD_CAPTURE: i32 = -(1 << 28);
+/// Quiet under-promotions: almost never best, tried after the losing captures.
+const UNDER_PROMOTION: i32 = BAD_CAPTURE - 1;
 
-/// Most valuable victim first, least valuable attacker as tie-break.
+/// Ordering score at or above which a move is a "good" noisy move (or the
+/// TT move).
+pub const GOOD_NOISY_SCORE: i32 = GOOD_CAPTURE;
+
+/// Most valuable victim (and promotion) first, then what capture history
+/// says of the move.
 #[inline]
-fn mvv_lva(pos: &Position, mv: Move) -> i32 {
+fn noisy_score(pos: &Position, mv: Move, history: &History) -> i32 {
     let victim = pos.captured(mv).map_or(0, |p| value(p.kind()));
     let promo = mv.promotion().map_or(0, value);
-    let attacker = pos
-        .piece_at(mv.from())
-        .map_or(0, |p| p.kind().index() as i32);
-    (victim + promo) * MVV_VICTIM_FACTOR() - attacker
+    (victim + promo) * MVV_VICTIM_FACTOR() + history.capture_score(pos, mv)
 }
 
-/// Scored moves of one node, handed out best first.
-pub struct MovePicker {
-    moves: [Move; MAX_MOVES],
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    TtMove,
+    GenerateNoisy,
+    GoodNoisy,
+    Killer1,
+    Killer2,
+    Counter,
+    GenerateQuiets,
+    Quiets,
+    BadNoisy,
+    Done,
+}
+
+/// The moves of one node, handed out best first, stage by stage.
+pub struct MovePicker<'a> {
+    pos: &'a Position,
+    stage: Stage,
+    noisy_only: bool,
+    skip_quiets: bool,
+    /// Null once found illegal (so no later stage compares against it).
+    tt_move: Move,
+    /// Null unless handed out.
+    killers: [Move; 2],
+    counter: Move,
+    conts: Continuations,
+    /// Noisy moves, then (once generated) quiet moves. The noisy moves put
+    /// aside are moved down to `0..bad_end`, over slots already handed out.
+    list: MoveList,
     scores: [i32; MAX_MOVES],
-    len: usize,
-    next: usize,
+    /// The stage being picked from is `cur..end`.
+    cur: usize,
+    end: usize,
+    bad_end: usize,
 }
 
-impl MovePicker {
-    /// All legal moves (or only noisy ones, for quiescence out of check).
+impl<'a> MovePicker<'a> {
+    /// Every legal move, or only the noisy ones (captures and promotions;
+    /// for quiescence out of check). `tt_move`, `killers` and `counter` may
+    /// be anything, legal here or not; `conts` picks the continuation
+    /// history that scores quiet moves.
+    #[inline]
     pub fn new(
-        pos: &Position,
+        pos: &'a Position,
         tt_move: Move,
-        history: &History,
-        ply: usize,
-        previous: Move,
+        killers: [Move; 2],
+        counter: Move,
+        conts: Continuations,
         noisy_only: bool,
-    ) -> MovePicker {
-        let mut list = MoveList::default();
-        if noisy_only {
-            generate::<MoveList, false, true>(pos, &mut list);
-        } else {
-            generate::<MoveList, true, true>(pos, &mut list);
-        }
-        let killers = history.killers(ply);
-        let counter = history.counter(pos, previous);
-        let side = pos.side_to_move();
-        let mut picker = MovePicker {
-            moves: [Move::NULL; MAX_MOVES],
+    ) -> MovePicker<'a> {
+        MovePicker {
+            pos,
+            stage: Stage::TtMove,
+            noisy_only,
+            skip_quiets: false,
+            tt_move,
+            killers,
+            counter,
+            conts,
+            list: MoveList::default(),
             scores: [0; MAX_MOVES],
-            len: list.len(),
-            next: 0,
-        };
-        for (i, mv) in list.iter().enumerate() {
-            picker.moves[i] = mv;
-            picker.scores[i] = if mv == tt_move {
-                TT_MOVE
-            } else if pos.is_capture(mv) || mv.promotion() == Some(Kind::Queen) {
-                if see_ge(pos, mv, 0) {
-                    GOOD_CAPTURE + mvv_lva(pos, mv)
-                } else {
-                    BAD_CAPTURE + mvv_lva(pos, mv)
-                }
-            } else if mv.is_promotion() {
-                BAD_CAPTURE - 1 // under-promotions: almost never best
-            } else if mv == killers[0] {
-                KILLER_1
-            } else if mv == killers[1] {
-                KILLER_2
-            } else if mv == counter {
-                COUNTER
-            } else {
-                history.quiet_score(side, mv)
-            };
+            cur: 0,
+            end: 0,
+            bad_end: 0,
         }
-        picker
     }
 
-    pub fn len(&self) -> usize {
-        self.len
+    /// From now on no quiet move is handed out (the search prunes them all);
+    /// noisy moves still are.
+    #[inline]
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-}
-
-impl Iterator for MovePicker {
-    type Item = (Move, i32);
-
-    /// The best remaining move and its ordering score.
-    fn next(&mut self) -> Option<(Move, i32)> {
-        if self.next >= self.len {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..self.len {
+    /// Moves the best-scored move of `cur..end` to `cur` and hands it out.
+    #[inline]
+    fn pick_best(&mut self) -> (Move, i32) {
+        let mut best = self.cur;
+        for i in self.cur + 1..self.end {
             if self.scores[i] > self.scores[best] {
                 best = i;
             }
         }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        self.next += 1;
-        Some((self.moves[self.next - 1], self.scores[self.next - 1]))
+        let moves = self.list.as_mut_slice();
+        moves.swap(self.cur, best);
+        self.scores.swap(self.cur, best);
+        let picked = (moves[self.cur], self.scores[self.cur]);
+        self.cur += 1;
+        picked
+    }
+
+    /// A killer or counter-move is tried when it is a legal quiet move here
+    /// that was not tried already.
+    #[inline]
+    fn usable_quiet(&self, mv: Move) -> bool {
+        !mv.is_null() && mv != self.tt_move && !self.pos.is_noisy(mv) && self.pos.is_legal(mv)
+    }
+
+    /// The last stage picks from the noisy moves put aside.
+    #[inline]
+    fn start_bad_noisy(&mut self) {
+        self.cur = 0;
+        self.end = self.bad_end;
+        self.stage = Stage::BadNoisy;
+    }
+
+    /// The next move and its ordering score, or `None` when every move has
+    /// been handed out.
+    pub fn next_move(&mut self, history: &History) -> Option<(Move, i32)> {
+        loop {
+            if self.skip_quiets
+                && matches!(
+                    self.stage,
+                    Stage::Killer1
+                        | Stage::Killer2
+                        | Stage::Counter
+                        | Stage::GenerateQuiets
+                        | Stage::Quiets
+                )
+            {
+                self.start_bad_noisy();
+            }
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenerateNoisy;
+                    let mv = self.tt_move;
+                    if self.pos.is_legal(mv) && (!self.noisy_only || self.pos.is_noisy(mv)) {
+                        return Some((mv, TT_MOVE));
+                    }
+                    self.tt_move = Move::NULL;
+                }
+                Stage::GenerateNoisy => {
+                    generate::<MoveList, false, true>(self.pos, &mut self.list);
+                    self.end = self.list.len();
+                    for i in 0..self.end {
+                        let mv = self.list.as_slice()[i];
+                        self.scores[i] =
+                            if self.pos.is_capture(mv) || mv.promotion() == Some(Kind::Queen) {
+                                GOOD_CAPTURE + noisy_score(self.pos, mv, history)
+                            } else {
+                                UNDER_PROMOTION
+                            };
+                    }
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => {
+                    if self.cur == self.end {
+                        if !self.noisy_only {
+                            self.stage = Stage::Killer1;
+                        } else {
+                            self.start_bad_noisy();
+                        }
+                        continue;
+                    }
+                    let (mv, score) = self.pick_best();
+                    if mv == self.tt_move {
+                        continue;
+                    }
+                    if score == UNDER_PROMOTION || !see_ge(self.pos, mv, 0) {
+                        // Put aside for the last stage, in a slot already handed out.
+                        let score = if score == UNDER_PROMOTION {
+                            score
+                        } else {
+                            score - GOOD_CAPTURE + BAD_CAPTURE
+                        };
+                        self.list.as_mut_slice()[self.bad_end] = mv;
+                        self.scores[self.bad_end] = score;
+                        self.bad_end += 1;
+                        continue;
+                    }
+                    return Some((mv, score));
+                }
+                Stage::Killer1 => {
+                    self.stage = Stage::Killer2;
+                    let mv = self.killers[0];
+                    if self.usable_quiet(mv) {
+                        return Some((mv, KILLER_1));
+                    }
+                    self.killers[0] = Move::NULL;
+                }
+                Stage::Killer2 => {
+                    self.stage = Stage::Counter;
+                    let mv = self.killers[1];
+                    if mv != self.killers[0] && self.usable_quiet(mv) {
+                        return Some((mv, KILLER_2));
+                    }
+                    self.killers[1] = Move::NULL;
+                }
+                Stage::Counter => {
+                    self.stage = Stage::GenerateQuiets;
+                    let mv = self.counter;
+                    if !self.killers.contains(&mv) && self.usable_quiet(mv) {
+                        return Some((mv, COUNTER));
+                    }
+                    self.counter = Move::NULL;
+                }
+                Stage::GenerateQuiets => {
+                    self.cur = self.list.len();
+                    generate::<MoveList, true, false>(self.pos, &mut self.list);
+                    self.end = self.list.len();
+                    for i in self.cur..self.end {
+                        let mv = self.list.as_slice()[i];
+                        self.scores[i] = history.quiet_score(self.pos, mv, &self.conts);
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.cur == self.end {
+                        self.start_bad_noisy();
+                        continue;
+                    }
+                    let (mv, score) = self.pick_best();
+                    if mv == self.tt_move || self.killers.contains(&mv) || mv == self.counter {
+                        continue;
+                    }
+                    return Some((mv, score));
+                }
+                Stage::BadNoisy => {
+                    if self.cur == self.end {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    return Some(self.pick_best());
+                }
+                Stage::Done => return None,
+            }
+        }
     }
 }
-
-/// Ordering score at or above which a move is a "good" noisy move.
-pub const GOOD_NOISY_SCORE: i32 = GOOD_CAPTURE;

@@ -99,7 +99,7 @@ impl Searcher<'_> {
                     + ((static_eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_REDUCTION_MAX());
                 let mut next = *pos;
                 next.make_null_move();
-                self.frames[ply].played = Move::NULL;
+                self.set_played(pos, ply, Move::NULL);
                 self.keys.push(next.key());
                 self.frames[ply + 1].plies_from_null = 0;
                 let score = -self.negamax(&next, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -121,24 +121,32 @@ impl Searcher<'_> {
 
         // Step 10. The move loop.
         let previous = self.frames[ply - 1].played;
-        let picker = MovePicker::new(pos, tt_move, self.history, ply, previous, false);
-        if picker.is_empty() {
-            return if in_check { mated_in(ply) } else { 0 };
-        }
+        let conts = self.continuations(ply);
+        let mut picker = MovePicker::new(
+            pos,
+            tt_move,
+            self.history.killers(ply),
+            self.history.counter(pos, previous),
+            conts,
+            false,
+        );
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0usize;
         let mut quiets_tried = [Move::NULL; HISTORY_MALUS_MOVES];
         let mut quiet_count = 0;
-        let mut skip_quiets = false;
+        let mut noisy_tried = [Move::NULL; CAPTURE_HISTORY_MALUS_MOVES];
+        let mut noisy_count = 0;
         let side = pos.side_to_move();
 
-        for (mv, order) in picker {
+        while let Some((mv, order)) = picker.next_move(self.history) {
             let is_quiet = !pos.is_noisy(mv);
-            if is_quiet && skip_quiets {
-                continue;
-            }
+            let quiet_history = if is_quiet {
+                self.history.quiet_score(pos, mv, &conts)
+            } else {
+                0
+            };
 
             // Pruning only once a move has been searched (so a score exists)
             // and never with only pawns left (zugzwang).
@@ -152,7 +160,7 @@ impl Searcher<'_> {
                     };
                 if is_quiet && !in_check && moves_searched >= lmp_limit && depth <= LMP_MAX_DEPTH()
                 {
-                    skip_quiets = true;
+                    picker.skip_quiets();
                     continue;
                 }
 
@@ -162,11 +170,21 @@ impl Searcher<'_> {
                     && depth <= FUTILITY_MAX_DEPTH()
                     && static_eval + FUTILITY_BASE() + FUTILITY_MARGIN() * depth <= alpha
                 {
-                    skip_quiets = true;
+                    picker.skip_quiets();
                     continue;
                 }
 
-                // Step 13. SEE pruning: moves losing material at low depth.
+                // Step 13. History pruning: at low depth, a quiet move that has
+                // kept failing to cut (here, after these previous moves) is skipped.
+                if is_quiet
+                    && !in_check
+                    && depth <= HISTORY_PRUNING_MAX_DEPTH()
+                    && quiet_history < -HISTORY_PRUNING_FACTOR() * depth
+                {
+                    continue;
+                }
+
+                // Step 14. SEE pruning: moves losing material at low depth.
                 let see_margin = if is_quiet {
                     SEE_QUIET_MARGIN() * depth
                 } else {
@@ -182,16 +200,19 @@ impl Searcher<'_> {
 
             let mut next = *pos;
             next.make_move(mv);
-            self.frames[ply].played = mv;
+            self.set_played(pos, ply, mv);
             self.frames[ply + 1].plies_from_null = self.frames[ply].plies_from_null + 1;
             self.keys.push(next.key());
             moves_searched += 1;
             if is_quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = mv;
                 quiet_count += 1;
+            } else if !is_quiet && noisy_count < noisy_tried.len() {
+                noisy_tried[noisy_count] = mv;
+                noisy_count += 1;
             }
 
-            // Step 14. Principal variation search with late move reductions:
+            // Step 15. Principal variation search with late move reductions:
             // late quiet moves get a reduced null-window search first.
             let new_depth = depth - 1;
             let mut score;
@@ -205,7 +226,7 @@ impl Searcher<'_> {
                     reduction -= LMR_PV_NODE_FACTOR() * pv_node as i32;
                     reduction += LMR_NOT_IMPROVING_FACTOR() * !improving as i32;
                     reduction -= LMR_GIVES_CHECK_FACTOR() * next.in_check() as i32;
-                    reduction -= (self.history.quiet_score(side, mv) / LMR_HISTORY_DIVISOR())
+                    reduction -= (quiet_history / LMR_HISTORY_DIVISOR())
                         .clamp(-LMR_HISTORY_ADJUSTMENT_MAX(), LMR_HISTORY_ADJUSTMENT_MAX());
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
@@ -243,25 +264,37 @@ impl Searcher<'_> {
                 }
             }
         }
-        // The first move is never pruned (pruning needs a score), so the
-        // loop always searched something.
-        debug_assert!(moves_searched > 0);
-
-        // Step 15. Ordering memory: reward the quiet move that cut, punish the
-        // quiet moves tried before it.
-        if best_score >= beta && !pos.is_noisy(best_move) {
-            let bonus = history_bonus(depth);
-            self.history.update_quiet(side, best_move, bonus);
-            for &tried in &quiets_tried[..quiet_count] {
-                if tried != best_move {
-                    self.history.update_quiet(side, tried, -bonus);
-                }
-            }
-            self.history.add_killer(ply, best_move);
-            self.history.set_counter(pos, previous, best_move);
+        // The first move is never pruned (pruning needs a score), so no
+        // move searched means no legal move: mate or stalemate.
+        if moves_searched == 0 {
+            return if in_check { mated_in(ply) } else { 0 };
         }
 
-        // Step 16. Store the result.
+        // Step 16. Ordering memory: reward the move that cut (in quiet or
+        // capture history), punish the quiet moves tried before a quiet
+        // cutoff, and the noisy moves tried before any cutoff.
+        if best_score >= beta {
+            let bonus = history_bonus(depth);
+            if pos.is_noisy(best_move) {
+                self.history.update_capture(pos, best_move, bonus);
+            } else {
+                self.history.update_quiet(pos, best_move, &conts, bonus);
+                for &tried in &quiets_tried[..quiet_count] {
+                    if tried != best_move {
+                        self.history.update_quiet(pos, tried, &conts, -bonus);
+                    }
+                }
+                self.history.add_killer(ply, best_move);
+                self.history.set_counter(pos, previous, best_move);
+            }
+            for &tried in &noisy_tried[..noisy_count] {
+                if tried != best_move {
+                    self.history.update_capture(pos, tried, -bonus);
+                }
+            }
+        }
+
+        // Step 17. Store the result.
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {

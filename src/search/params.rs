@@ -24,8 +24,8 @@
 //! sound (e.g. divisors at least 1).
 //!
 //! Plain `pub const`s are not tuned: the floating-point time factors,
-//! `STABILITY_FACTORS` and `SEE_PIECE_VALUES` (not integers), an array
-//! length (`HISTORY_MALUS_MOVES`), the `Move Overhead` option's default
+//! `STABILITY_FACTORS` and `SEE_PIECE_VALUES` (not integers), array
+//! lengths (`HISTORY_MALUS_MOVES`, `CAPTURE_HISTORY_MALUS_MOVES`), the `Move Overhead` option's default
 //! (`DEFAULT_MOVE_OVERHEAD_MS`, already an option) and when fail lines are
 //! printed (`ASPIRATION_REPORT_AFTER_MS`, no effect on play).
 //!
@@ -75,7 +75,15 @@ search_params! {
     /// Margin per ply of depth.
     pub tunable FUTILITY_MARGIN: i32 = 90, 20..=250, step 10;
 
-    // SEE pruning (negamax step 13): moves whose exchange loses more than the
+    // History pruning (negamax step 13): a quiet move is skipped when its
+    // combined quiet history (butterfly + continuation) is below
+    // `-HISTORY_PRUNING_FACTOR * depth`.
+    /// Deepest node where history pruning applies.
+    pub tunable HISTORY_PRUNING_MAX_DEPTH: i32 = 4, 1..=10, step 1;
+    /// History units per ply of depth.
+    pub tunable HISTORY_PRUNING_FACTOR: i32 = 2_048, 256..=8_192, step 300;
+
+    // SEE pruning (negamax step 14): moves whose exchange loses more than the
     // margin are skipped. Quiet moves: `SEE_QUIET_MARGIN * depth`; noisy moves:
     // `SEE_NOISY_MARGIN * depth²`.
     /// Deepest node where SEE pruning applies.
@@ -83,12 +91,13 @@ search_params! {
     pub tunable SEE_QUIET_MARGIN: i32 = -60, -200..=0, step 10;
     pub tunable SEE_NOISY_MARGIN: i32 = -25, -100..=0, step 5;
 
-    // Late move reductions (negamax step 14). The base reduction comes from the
+    // Late move reductions (negamax step 15). The base reduction comes from the
     // generated table; these adjust it.
     /// Shallowest node where late quiet moves are reduced (at least 2: the
     /// reduction is clamped to `0..=depth - 2`).
     pub tunable LMR_MIN_DEPTH: i32 = 3, 2..=8, step 1;
-    /// One ply less reduction per this much quiet-history score...
+    /// One ply less reduction per this much combined quiet-history score
+    /// (butterfly + continuation)...
     pub tunable LMR_HISTORY_DIVISOR: i32 = 6000, 1000..=16000, step 750;
     /// ...by at most this many plies either way.
     pub tunable LMR_HISTORY_ADJUSTMENT_MAX: i32 = 2, 0..=4, step 1;
@@ -102,15 +111,32 @@ search_params! {
     /// (an array length: not tunable at run time).
     pub const HISTORY_MALUS_MOVES: usize = 64;
 
-    // Quiet-move history (ordering memory, negamax step 15).
+    // Quiet-move history (ordering memory, negamax step 16): butterfly
+    // [side][from][to] and continuation [previous piece][previous
+    // destination][piece][destination] for the moves one and two plies back,
+    // summed for ordering, LMR and history pruning.
     /// Bonus for a cutoff at `depth`:
     /// `min(HISTORY_BONUS_QUADRATIC_FACTOR·d² + HISTORY_BONUS_LINEAR_FACTOR·d, HISTORY_BONUS_MAX)`.
     pub tunable HISTORY_BONUS_QUADRATIC_FACTOR: i32 = 16, 0..=64, step 3;
     pub tunable HISTORY_BONUS_LINEAR_FACTOR: i32 = 32, 0..=128, step 6;
-    /// At most the smallest `HISTORY_MAX`, so the gravity update stays bounded.
+    /// At most the smallest `HISTORY_MAX`, `CONTINUATION_HISTORY_MAX` and
+    /// `CAPTURE_HISTORY_MAX`, so the gravity update stays bounded.
     pub tunable HISTORY_BONUS_MAX: i32 = 1_600, 200..=4_000, step 190;
     /// History scores stay within ±HISTORY_MAX (the "gravity" update keeps them there).
     pub tunable HISTORY_MAX: i32 = 16_384, 4_096..=32_768, step 1_400;
+    /// Continuation-history entries (quiet moves after the move one and two
+    /// plies back) stay within ±CONTINUATION_HISTORY_MAX (stored in 16 bits).
+    pub tunable CONTINUATION_HISTORY_MAX: i32 = 16_384, 4_096..=30_000, step 1_400;
+
+    // Capture history (ordering memory for noisy moves, negamax step 16):
+    // [moving piece][destination][captured kind], the same bonus as quiet
+    // history for the noisy move that cut, the malus for noisy moves tried
+    // before it.
+    /// Capture-history scores stay within ±CAPTURE_HISTORY_MAX.
+    pub tunable CAPTURE_HISTORY_MAX: i32 = 16_384, 4_096..=32_768, step 1_400;
+    /// Noisy moves remembered per node for the malus (an array length: not
+    /// tunable at run time).
+    pub const CAPTURE_HISTORY_MALUS_MOVES: usize = 32;
 
     // Aspiration windows (iterative deepening).
     /// From this depth on, the search starts with a window around the last score.
@@ -163,6 +189,7 @@ search_params! {
     // Static exchange evaluation and capture ordering.
     /// Piece values for exchanges (pawn, knight, bishop, rook, queen, king).
     pub const SEE_PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
-    /// MVV-LVA: the victim's value times this, minus the attacker's index.
-    pub tunable MVV_VICTIM_FACTOR: i32 = 8, 1..=32, step 2;
+    /// Noisy-move order: the victim's (and promotion's) value times this,
+    /// plus the capture history.
+    pub tunable MVV_VICTIM_FACTOR: i32 = 16, 1..=64, step 3;
 }

@@ -2,6 +2,7 @@
 //! (every evasion when in check), so the evaluation is never taken in the
 //! middle of an exchange.
 
+use super::history::Continuations;
 use super::movepick::{MovePicker, GOOD_NOISY_SCORE};
 use super::score::{mated_in, score_from_tt, score_to_tt, INFINITY};
 use super::searcher::Searcher;
@@ -52,10 +53,17 @@ impl Searcher<'_> {
 
         // Step 3. The noisy moves (all moves in check), best first.
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.mv);
-        let picker = MovePicker::new(pos, tt_move, self.history, ply, Move::NULL, !in_check);
+        let mut picker = MovePicker::new(
+            pos,
+            tt_move,
+            self.history.killers(ply),
+            Move::NULL,
+            Continuations::NONE,
+            !in_check,
+        );
         let mut best_move = Move::NULL;
         let mut moves = 0;
-        for (mv, order) in picker {
+        while let Some((mv, order)) = picker.next_move(self.history) {
             // Step 4. SEE pruning: losing captures cannot raise a quiet position's score.
             if !in_check && order < GOOD_NOISY_SCORE && !see_ge(pos, mv, 0) {
                 continue;

@@ -1,7 +1,7 @@
 //! The root: iterative deepening with aspiration windows, MultiPV lines, the
 //! limits checked between iterations, and the progress reports.
 
-use super::history::History;
+use super::history::{Continuations, History};
 use super::movepick::MovePicker;
 use super::params::*;
 use super::score::{mate_in_moves, INFINITY, MATE_BOUND};
@@ -52,7 +52,15 @@ pub(super) fn initial_root_moves(
     history: &History,
 ) -> Vec<RootMove> {
     let tt_move = tt.probe(req.root.key()).map_or(Move::NULL, |h| h.mv);
-    MovePicker::new(&req.root, tt_move, history, 0, Move::NULL, false)
+    let mut picker = MovePicker::new(
+        &req.root,
+        tt_move,
+        history.killers(0),
+        Move::NULL,
+        Continuations::NONE,
+        false,
+    );
+    std::iter::from_fn(|| picker.next_move(history))
         .map(|(mv, _)| mv)
         .filter(|mv| req.searchmoves.is_empty() || req.searchmoves.contains(mv))
         .map(|mv| RootMove {
@@ -106,7 +114,7 @@ impl Searcher<'_> {
             let mv = self.root_moves[i].mv;
             let mut next = *pos;
             next.make_move(mv);
-            self.frames[0].played = mv;
+            self.set_played(pos, 0, mv);
             self.frames[1].plies_from_null = self.frames[0].plies_from_null + 1;
             self.keys.push(next.key());
             self.seldepth = 0;

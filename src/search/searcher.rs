@@ -1,13 +1,13 @@
 //! One search thread's state, and the bookkeeping the tree search shares
 //! between its node types: stop conditions, draw detection, the PV table.
 
-use super::history::History;
+use super::history::{Continuations, History};
 use super::root::RootMove;
 use super::threads::{SearchRequest, Signals};
 use super::time::{Limits, TimeManager};
 use super::tt::TranspositionTable;
 use super::MAX_PLY;
-use crate::chess::{Move, Position};
+use crate::chess::{Move, Piece, Position};
 use crate::eval::{evaluate_cached, insufficient_material, PawnCache};
 use std::sync::atomic::Ordering;
 
@@ -21,6 +21,8 @@ pub(super) struct Frame {
     pub static_eval: i32,
     /// The move played from this ply (`Move::NULL` for a null move).
     pub played: Move,
+    /// The piece that played it (`None` for a null move).
+    pub moved: Option<Piece>,
     /// Plies since the last null move or the root's last irreversible move.
     pub plies_from_null: usize,
 }
@@ -204,6 +206,29 @@ impl<'a> Searcher<'a> {
             back += 2;
         }
         false
+    }
+
+    /// Records the move played from `pos` at `ply` (`Move::NULL`: a null move).
+    #[inline]
+    pub fn set_played(&mut self, pos: &Position, ply: usize, mv: Move) {
+        let frame = &mut self.frames[ply];
+        frame.played = mv;
+        frame.moved = if mv.is_null() {
+            None
+        } else {
+            pos.piece_at(mv.from())
+        };
+    }
+
+    /// The continuation-history rows for the node at `ply` (≥ 1): the moves
+    /// played one and two plies before it.
+    #[inline]
+    pub fn continuations(&self, ply: usize) -> Continuations {
+        let back = |n: usize| {
+            let frame = &self.frames[ply.checked_sub(n)?];
+            frame.moved.map(|piece| (piece, frame.played))
+        };
+        Continuations::new(back(1), back(2))
     }
 
     /// The PV at `ply` becomes `mv` followed by the child's PV.
