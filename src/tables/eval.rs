@@ -18,124 +18,124 @@ pub const TEMPO: i32 = 15;
 
 /// Passed pawn by rank from the pawn's own side, index 0 = 1st rank (never
 /// used: no pawn stands there) to 7 = 8th rank (ditto).
-pub const PASSED_PAWN: [Weight; 8] = [w(0, 0, 390), w(0, 5, 391), w(0, 10, 392), w(5, 20, 393), w(15, 40, 394), w(30, 70, 395), w(50, 110, 396), w(0, 0, 397)];
+pub const PASSED_PAWN: [Weight; 8] = [w(0, 0, 390), w(-5, 22, 391), w(6, 8, 392), w(3, 30, 393), w(13, 69, 394), w(35, 93, 395), w(75, 78, 396), w(0, 0, 397)];
 
 /// A passed pawn defended by an own pawn.
-pub const PASSED_PAWN_PROTECTED: Weight = w(5, 15, 398);
+pub const PASSED_PAWN_PROTECTED: Weight = w(5, 5, 398);
 
 /// A pawn with no friendly pawn on either neighbouring file.
-pub const ISOLATED_PAWN: Weight = w(-10, -12, 399);
+pub const ISOLATED_PAWN: Weight = w(-5, -16, 399);
 
 /// A pawn with a friendly pawn ahead of it on the same file.
-pub const DOUBLED_PAWN: Weight = w(-8, -20, 400);
+pub const DOUBLED_PAWN: Weight = w(-4, -21, 400);
 
 /// A backward pawn: no own pawn beside or behind it on a neighbouring file
 /// can ever defend it, and an enemy pawn attacks the square in front of it.
-pub const BACKWARD_PAWN: Weight = w(-8, -10, 401);
+pub const BACKWARD_PAWN: Weight = w(-2, -12, 401);
 
 /// A pawn with an own pawn beside it (phalanx), by its rank from its own
 /// side (index 0 = 1st rank).
-pub const PHALANX_PAWN: [Weight; 8] = [w(0, 0, 402), w(3, 2, 403), w(5, 4, 404), w(8, 6, 405), w(15, 12, 406), w(30, 25, 407), w(50, 45, 408), w(0, 0, 409)];
+pub const PHALANX_PAWN: [Weight; 8] = [w(0, 0, 402), w(2, -6, 403), w(8, 3, 404), w(7, 10, 405), w(12, 27, 406), w(102, 52, 407), w(50, 45, 408), w(0, 0, 409)];
 
 /// Per own pawn defending this pawn, by this pawn's rank from its own side.
-pub const SUPPORTED_PAWN: [Weight; 8] = [w(0, 0, 410), w(0, 0, 411), w(5, 3, 412), w(6, 5, 413), w(10, 8, 414), w(20, 18, 415), w(35, 35, 416), w(0, 0, 417)];
+pub const SUPPORTED_PAWN: [Weight; 8] = [w(0, 0, 410), w(0, 0, 411), w(10, 3, 412), w(10, 3, 413), w(11, 6, 414), w(35, 15, 415), w(192, 104, 416), w(0, 0, 417)];
 
 // ---- Passed pawns and pieces (not cached: they depend on pieces and kings) ----
 
 /// A passed pawn with a piece (either colour) on the square in front of it,
 /// by the pawn's rank from its own side (added to `PASSED_PAWN`).
-pub const PASSED_BLOCKED: [Weight; 8] = [w(0, 0, 418), w(0, 0, 419), w(0, -2, 420), w(-2, -5, 421), w(-5, -10, 422), w(-10, -20, 423), w(-15, -30, 424), w(0, 0, 425)];
+pub const PASSED_BLOCKED: [Weight; 8] = [w(0, 0, 418), w(20, -16, 419), w(-4, 1, 420), w(-8, -3, 421), w(-13, -14, 422), w(-3, -28, 423), w(-5, -75, 424), w(0, 0, 425)];
 
 /// A passed pawn with no piece at all on the squares ahead of it up to
 /// promotion, by its rank from its own side.
-pub const PASSED_FREE_PATH: [Weight; 8] = [w(0, 0, 426), w(0, 0, 427), w(0, 2, 428), w(0, 5, 429), w(2, 10, 430), w(5, 20, 431), w(10, 35, 432), w(0, 0, 433)];
+pub const PASSED_FREE_PATH: [Weight; 8] = [w(0, 0, 426), w(-20, 4, 427), w(-22, 11, 428), w(-9, 14, 429), w(-15, 15, 430), w(15, 30, 431), w(48, 18, 432), w(0, 0, 433)];
 
 /// By the king steps (0..=7) from the passer's own king to the square in
 /// front of the passer; added `r - 2` times for a pawn on rank index
 /// `r` >= 3 from its own side (4th rank once, 7th rank four times).
-pub const PASSER_OWN_KING_DISTANCE: [Weight; 8] = [w(0, 8, 434), w(0, 6, 435), w(0, 3, 436), w(0, 0, 437), w(0, -3, 438), w(0, -6, 439), w(0, -9, 440), w(0, -12, 441)];
+pub const PASSER_OWN_KING_DISTANCE: [Weight; 8] = [w(8, 42, 434), w(14, 23, 435), w(32, 1, 436), w(1, -2, 437), w(2, -10, 438), w(3, -13, 439), w(-3, -11, 440), w(-16, -1, 441)];
 
 /// Like `PASSER_OWN_KING_DISTANCE`, for the enemy king.
-pub const PASSER_ENEMY_KING_DISTANCE: [Weight; 8] = [w(0, -15, 442), w(0, -10, 443), w(0, -4, 444), w(0, 0, 445), w(0, 4, 446), w(0, 8, 447), w(0, 12, 448), w(0, 15, 449)];
+pub const PASSER_ENEMY_KING_DISTANCE: [Weight; 8] = [w(14, -20, 442), w(14, -22, 443), w(4, -5, 444), w(-2, 11, 445), w(0, 23, 446), w(-11, 31, 447), w(3, 26, 448), w(-5, 21, 449)];
 
 // ---- Piece activity ----
 
 /// Mobility: a piece's value by the number of squares it reaches that are
 /// not occupied by its own pieces nor attacked by enemy pawns, 0 upward.
-pub const KNIGHT_MOBILITY: [Weight; 9] = [w(-16, -16, 450), w(-12, -12, 451), w(-8, -8, 452), w(-4, -4, 453), w(0, 0, 454), w(4, 4, 455), w(8, 8, 456), w(12, 12, 457), w(16, 16, 458)];
+pub const KNIGHT_MOBILITY: [Weight; 9] = [w(-35, -49, 450), w(-16, -17, 451), w(-1, 8, 452), w(5, 30, 453), w(10, 34, 454), w(15, 45, 455), w(16, 51, 456), w(19, 43, 457), w(15, 37, 458)];
 
 /// See `KNIGHT_MOBILITY`.
-pub const BISHOP_MOBILITY: [Weight; 14] = [w(-30, -30, 459), w(-25, -25, 460), w(-20, -20, 461), w(-15, -15, 462), w(-10, -10, 463), w(-5, -5, 464), w(0, 0, 465), w(5, 5, 466), w(10, 10, 467), w(15, 15, 468), w(20, 20, 469), w(25, 25, 470), w(30, 30, 471), w(35, 35, 472)];
+pub const BISHOP_MOBILITY: [Weight; 14] = [w(-32, -30, 459), w(-22, -4, 460), w(-14, 6, 461), w(-9, 20, 462), w(-3, 27, 463), w(-1, 35, 464), w(2, 38, 465), w(4, 38, 466), w(3, 39, 467), w(3, 44, 468), w(17, 26, 469), w(9, 37, 470), w(25, 2, 471), w(-24, 36, 472)];
 
 /// See `KNIGHT_MOBILITY`.
-pub const ROOK_MOBILITY: [Weight; 15] = [w(-21, -42, 473), w(-18, -36, 474), w(-15, -30, 475), w(-12, -24, 476), w(-9, -18, 477), w(-6, -12, 478), w(-3, -6, 479), w(0, 0, 480), w(3, 6, 481), w(6, 12, 482), w(9, 18, 483), w(12, 24, 484), w(15, 30, 485), w(18, 36, 486), w(21, 42, 487)];
+pub const ROOK_MOBILITY: [Weight; 15] = [w(-27, -35, 473), w(-9, -18, 474), w(-9, -5, 475), w(-3, 5, 476), w(-4, 16, 477), w(-1, 23, 478), w(0, 32, 479), w(4, 31, 480), w(4, 43, 481), w(6, 50, 482), w(3, 58, 483), w(9, 58, 484), w(-4, 69, 485), w(-9, 66, 486), w(25, 58, 487)];
 
 /// See `KNIGHT_MOBILITY`.
-pub const QUEEN_MOBILITY: [Weight; 28] = [w(-13, -39, 488), w(-12, -36, 489), w(-11, -33, 490), w(-10, -30, 491), w(-9, -27, 492), w(-8, -24, 493), w(-7, -21, 494), w(-6, -18, 495), w(-5, -15, 496), w(-4, -12, 497), w(-3, -9, 498), w(-2, -6, 499), w(-1, -3, 500), w(0, 0, 501), w(1, 3, 502), w(2, 6, 503), w(3, 9, 504), w(4, 12, 505), w(5, 15, 506), w(6, 18, 507), w(7, 21, 508), w(8, 24, 509), w(9, 27, 510), w(10, 30, 511), w(11, 33, 512), w(12, 36, 513), w(13, 39, 514), w(14, 42, 515)];
+pub const QUEEN_MOBILITY: [Weight; 28] = [w(-7, -28, 488), w(-1, -157, 489), w(-2, -92, 490), w(-7, -5, 491), w(-3, -26, 492), w(-3, 17, 493), w(-4, 35, 494), w(0, 36, 495), w(5, 39, 496), w(2, 60, 497), w(5, 61, 498), w(7, 62, 499), w(11, 59, 500), w(5, 93, 501), w(11, 83, 502), w(11, 88, 503), w(12, 89, 504), w(28, 92, 505), w(26, 85, 506), w(26, 76, 507), w(55, 53, 508), w(20, 83, 509), w(-13, 108, 510), w(113, -4, 511), w(23, 79, 512), w(80, -11, 513), w(13, 39, 514), w(14, 42, 515)];
 
 /// Two or more bishops.
-pub const BISHOP_PAIR: Weight = w(25, 45, 516);
+pub const BISHOP_PAIR: Weight = w(37, 51, 516);
 
 /// A rook on a file with no pawns.
-pub const ROOK_OPEN_FILE: Weight = w(25, 10, 517);
+pub const ROOK_OPEN_FILE: Weight = w(40, -6, 517);
 
 /// A rook on a file with enemy pawns only.
-pub const ROOK_SEMI_OPEN_FILE: Weight = w(10, 5, 518);
+pub const ROOK_SEMI_OPEN_FILE: Weight = w(17, 10, 518);
 
 /// A knight on an outpost: on the 4th to 6th rank from its side, defended
 /// by an own pawn, and on a square no enemy pawn can ever attack.
-pub const KNIGHT_OUTPOST: Weight = w(25, 15, 519);
+pub const KNIGHT_OUTPOST: Weight = w(14, 6, 519);
 
 /// A bishop on an outpost (see `KNIGHT_OUTPOST`).
-pub const BISHOP_OUTPOST: Weight = w(15, 8, 520);
+pub const BISHOP_OUTPOST: Weight = w(21, -13, 520);
 
 /// A rook on the 7th rank from its side.
-pub const ROOK_ON_SEVENTH: Weight = w(10, 20, 521);
+pub const ROOK_ON_SEVENTH: Weight = w(7, 18, 521);
 
 /// Per own pawn on the squares of a bishop's colour, per bishop.
-pub const BISHOP_PAWN_SAME_COLOUR: Weight = w(-2, -4, 522);
+pub const BISHOP_PAWN_SAME_COLOUR: Weight = w(-1, -4, 522);
 
 // ---- Threats (from the attacker's side) ----
 
 /// An enemy knight, bishop, rook, queen attacked by one of our pawns.
-pub const THREAT_BY_PAWN: [Weight; 4] = [w(45, 30, 523), w(45, 30, 524), w(60, 35, 525), w(55, 30, 526)];
+pub const THREAT_BY_PAWN: [Weight; 4] = [w(58, 39, 523), w(52, 52, 524), w(63, 20, 525), w(42, 9, 526)];
 
 /// An enemy rook attacked by one of our knights or bishops.
-pub const THREAT_MINOR_ON_ROOK: Weight = w(35, 25, 527);
+pub const THREAT_MINOR_ON_ROOK: Weight = w(57, 11, 527);
 
 /// An enemy queen attacked by one of our knights or bishops.
-pub const THREAT_MINOR_ON_QUEEN: Weight = w(35, 25, 528);
+pub const THREAT_MINOR_ON_QUEEN: Weight = w(37, 10, 528);
 
 /// An enemy queen attacked by one of our rooks.
-pub const THREAT_ROOK_ON_QUEEN: Weight = w(30, 20, 529);
+pub const THREAT_ROOK_ON_QUEEN: Weight = w(55, 27, 529);
 
 /// An enemy knight, bishop, rook or queen we attack that nothing defends.
-pub const HANGING_PIECE: Weight = w(30, 20, 530);
+pub const HANGING_PIECE: Weight = w(18, 27, 530);
 
 /// An enemy pawn we attack that nothing defends.
-pub const HANGING_PAWN: Weight = w(5, 10, 531);
+pub const HANGING_PAWN: Weight = w(13, 38, 531);
 
 /// Per enemy knight, bishop, rook or queen a pawn of ours would attack
 /// after a safe push (one step, or two from its first square, to a square
 /// no enemy pawn attacks and that is defended or not attacked).
-pub const SAFE_PAWN_PUSH_THREAT: Weight = w(15, 10, 532);
+pub const SAFE_PAWN_PUSH_THREAT: Weight = w(16, 11, 532);
 
 // ---- King safety ----
 
 /// An own pawn in front of the king on its file or a neighbouring one:
 /// index 0 = king's file, one rank ahead; 1 = king's file, two ranks ahead;
 /// 2 = neighbouring file, one rank ahead; 3 = neighbouring file, two ahead.
-pub const KING_SHIELD: [Weight; 4] = [w(15, 0, 533), w(8, 0, 534), w(12, 0, 535), w(6, 0, 536)];
+pub const KING_SHIELD: [Weight; 4] = [w(22, -5, 533), w(16, -8, 534), w(9, -7, 535), w(5, -3, 536)];
 
 /// An enemy pawn on the king's file or a neighbouring one, in front of the
 /// king, by ranks apart (index 1..=7; 0 unused).
-pub const PAWN_STORM: [Weight; 8] = [w(0, 0, 537), w(-5, 0, 538), w(-20, -5, 539), w(-12, 0, 540), w(-6, 0, 541), w(-2, 0, 542), w(0, 0, 543), w(0, 0, 544)];
+pub const PAWN_STORM: [Weight; 8] = [w(0, 0, 537), w(36, -3, 538), w(-3, -14, 539), w(1, -13, 540), w(7, -15, 541), w(12, -17, 542), w(7, -17, 543), w(0, 0, 544)];
 
 /// A file without pawns on the king's file or a neighbouring one (per file).
-pub const KING_OPEN_FILE: Weight = w(-20, 0, 545);
+pub const KING_OPEN_FILE: Weight = w(-13, -18, 545);
 
 /// A file with enemy pawns only on the king's file or a neighbouring one.
-pub const KING_SEMI_OPEN_FILE: Weight = w(-10, 0, 546);
+pub const KING_SEMI_OPEN_FILE: Weight = w(-10, 3, 546);
 
 /// Attack units per king-zone square (king and its neighbours) hit by an
 /// enemy knight, bishop, rook, queen.
@@ -151,7 +151,7 @@ pub const SAFE_CHECK_UNITS: [i32; 4] = [4, 3, 4, 3];
 pub const KING_DANGER_MIN_ATTACKERS: i32 = 2;
 
 /// The danger penalty by attack units (the last entry for that many or more).
-pub const KING_DANGER: [Weight; 32] = [w(0, 0, 547), w(0, 0, 548), w(-3, 0, 549), w(-6, 0, 550), w(-12, 0, 551), w(-18, 0, 552), w(-27, 0, 553), w(-36, 0, 554), w(-48, 0, 555), w(-60, 0, 556), w(-75, 0, 557), w(-90, 0, 558), w(-108, 0, 559), w(-126, 0, 560), w(-147, 0, 561), w(-168, 0, 562), w(-192, 0, 563), w(-216, 0, 564), w(-243, 0, 565), w(-270, 0, 566), w(-300, 0, 567), w(-330, 0, 568), w(-363, 0, 569), w(-396, 0, 570), w(-400, 0, 571), w(-400, 0, 572), w(-400, 0, 573), w(-400, 0, 574), w(-400, 0, 575), w(-400, 0, 576), w(-400, 0, 577), w(-400, 0, 578)];
+pub const KING_DANGER: [Weight; 32] = [w(0, 0, 547), w(0, 0, 548), w(-3, 0, 549), w(-6, 0, 550), w(-6, -11, 551), w(7, -22, 552), w(-16, 7, 553), w(-13, -6, 554), w(-19, 13, 555), w(-30, -14, 556), w(-62, 10, 557), w(-52, 14, 558), w(-39, 1, 559), w(-53, 18, 560), w(-55, 3, 561), w(-95, 26, 562), w(-99, 26, 563), w(-91, 29, 564), w(-103, 21, 565), w(-123, 14, 566), w(-166, -5, 567), w(-183, 40, 568), w(-208, 69, 569), w(-233, 79, 570), w(-228, 121, 571), w(-257, 90, 572), w(-246, 79, 573), w(-400, 0, 574), w(-400, 0, 575), w(-400, 0, 576), w(-400, 0, 577), w(-280, 11, 578)];
 
 // ---- Space (middlegame only) ----
 
@@ -161,7 +161,7 @@ pub const SPACE_MIN_PHASE: i32 = 16;
 /// Per safe square on files c to f, ranks 2 to 4 from our side (no own
 /// pawn on it, no enemy pawn attacking it), once more if it is also behind
 /// an own pawn (up to three ranks) and not attacked by the enemy at all.
-pub const SPACE_SQUARE: Weight = w(2, 0, 579);
+pub const SPACE_SQUARE: Weight = w(2, -10, 579);
 
 // ---- Endgame scaling: the endgame half is multiplied by factor / 128 ----
 
