@@ -7,31 +7,17 @@
 
 use kiln::chess::movegen::generate;
 use kiln::chess::{legal_moves, Move, MoveList, Position};
+use kiln::datagen::Rng;
 use kiln::search::history::{Continuations, History};
 use kiln::search::movepick::MovePicker;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// The suites' positions, each followed by positions a few random plies on
 /// (so checks, en passant, promotions and pins all turn up).
 fn positions(every_frc: usize) -> Vec<Position> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let mut rng = Rng(0x5EED_0FC0_FFEE);
+    let mut rng = Rng::new(0x5EED_0FC0_FFEE);
     let mut out = Vec::new();
     for (file, step) in [("perft.epd", 1), ("frcperft.epd", every_frc)] {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
@@ -77,7 +63,7 @@ fn is_legal_agrees_with_the_generator_on_every_pattern() {
 fn candidate(rng: &mut Rng, legal: &MoveList) -> Move {
     match rng.below(4) {
         0 | 1 if !legal.is_empty() => legal.as_slice()[rng.below(legal.len())],
-        2 => Move::from_bits(rng.next() as u16),
+        2 => Move::from_bits(rng.next_u64() as u16),
         _ => Move::NULL,
     }
 }
@@ -94,7 +80,7 @@ fn picked(picker: &mut MovePicker, history: &History) -> Vec<Move> {
 fn the_picker_returns_every_legal_move_once() {
     let positions = positions(2);
     let history = History::default();
-    let mut rng = Rng(0x00DE_C0DE);
+    let mut rng = Rng::new(0x00DE_C0DE);
     for pos in &positions {
         let legal = legal_moves(pos);
         let mut noisy = MoveList::default();

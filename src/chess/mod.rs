@@ -11,6 +11,8 @@ pub mod piece;
 pub mod position;
 pub mod san;
 pub mod square;
+#[cfg(test)]
+pub(crate) mod testdata;
 
 pub use bitboard::Bitboard;
 pub use fen::FenError;

@@ -305,14 +305,7 @@ mod tests {
         assert_eq!(evaluate(&mirrored), evaluate(&black_mirror));
     }
 
-    /// Positions for the trace tests: the perft suite (varied, legal, with
-    /// every piece kind, promotions and bare kings).
-    fn suite() -> Vec<Position> {
-        include_str!("../../tests/data/perft.epd")
-            .lines()
-            .filter_map(|line| Position::from_fen(line.split(';').next()?.trim()).ok())
-            .collect()
-    }
+    use crate::chess::testdata::perft_suite as suite;
 
     #[test]
     fn the_linear_form_reproduces_the_evaluation() {

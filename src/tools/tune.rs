@@ -647,14 +647,8 @@ pub fn compiled_values() -> Vec<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Position;
 
-    fn suite() -> Vec<Position> {
-        include_str!("../../tests/data/perft.epd")
-            .lines()
-            .filter_map(|line| Position::from_fen(line.split(';').next()?.trim()).ok())
-            .collect()
-    }
+    use crate::chess::testdata::perft_suite as suite;
 
     #[test]
     fn traced_weights_are_the_compiled_values() {
