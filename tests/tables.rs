@@ -59,74 +59,27 @@ fn lmr_table_equals_the_old_runtime_formula() {
 #[test]
 fn packed_eval_weights_unpack_to_the_codegen_pairs() {
     // The engine's own `mg`/`eg` read back every (mg, eg) pair of
-    // `codegen/src/eval_params.rs` from the generated, packed constants.
-    use codegen::eval_params as source;
-    use kiln::eval::weight::Weight;
+    // `codegen/src/eval_params.rs` from the generated weights, and the
+    // tuner's layout names every pair constant with its length. The list
+    // of constants is codegen's own (`eval_param_values`), not a copy.
+    use codegen::emit::{eval_param_values, ParamValue};
     use kiln::eval::{eg, mg};
-    use kiln::tables::eval as table;
-    let unpack = |weight: Weight| (mg(weight.packed), eg(weight.packed));
-    macro_rules! pairs {
-        ($($name:ident),*) => {$(
-            assert_eq!(unpack(table::$name), source::$name, stringify!($name));
-        )*};
-    }
-    pairs!(
-        ISOLATED_PAWN,
-        DOUBLED_PAWN,
-        BISHOP_PAIR,
-        ROOK_OPEN_FILE,
-        ROOK_SEMI_OPEN_FILE,
-        PASSED_PAWN_PROTECTED,
-        BACKWARD_PAWN,
-        KNIGHT_OUTPOST,
-        BISHOP_OUTPOST,
-        ROOK_ON_SEVENTH,
-        BISHOP_PAWN_SAME_COLOUR,
-        THREAT_MINOR_ON_ROOK,
-        THREAT_MINOR_ON_QUEEN,
-        THREAT_ROOK_ON_QUEEN,
-        HANGING_PIECE,
-        HANGING_PAWN,
-        SAFE_PAWN_PUSH_THREAT,
-        KING_OPEN_FILE,
-        KING_SEMI_OPEN_FILE,
-        SPACE_SQUARE
-    );
-    macro_rules! pair_arrays {
-        ($($name:ident),*) => {$(
-            assert_eq!(table::$name.map(unpack), source::$name, stringify!($name));
-        )*};
-    }
-    pair_arrays!(
-        PASSED_PAWN,
-        KNIGHT_MOBILITY,
-        BISHOP_MOBILITY,
-        ROOK_MOBILITY,
-        QUEEN_MOBILITY,
-        KING_DANGER,
-        PHALANX_PAWN,
-        SUPPORTED_PAWN,
-        PASSED_BLOCKED,
-        PASSED_FREE_PATH,
-        PASSER_OWN_KING_DISTANCE,
-        PASSER_ENEMY_KING_DISTANCE,
-        THREAT_BY_PAWN,
-        KING_SHIELD,
-        PAWN_STORM
-    );
-    // The tuner's layout names every pair constant, with its length.
-    for (name, value) in codegen::emit::eval_param_values() {
-        let length = match value {
-            codegen::emit::ParamValue::Packed(..) => 1,
-            codegen::emit::ParamValue::PackedArray(v) => v.len(),
+    use kiln::tables::eval::TUNED_CONSTANTS;
+    for (name, value) in eval_param_values() {
+        let pairs = match value {
+            ParamValue::Packed(m, e) => vec![(m, e)],
+            ParamValue::PackedArray(v) => v,
             _ => continue,
         };
-        assert!(
-            table::TUNED_CONSTANTS
-                .iter()
-                .any(|&(n, weights, _)| n == name && weights.len() == length),
-            "{name}"
-        );
+        let (_, weights, _) = TUNED_CONSTANTS
+            .iter()
+            .find(|(n, ..)| *n == name)
+            .unwrap_or_else(|| panic!("{name} missing from TUNED_CONSTANTS"));
+        let engine: Vec<(i32, i32)> = weights
+            .iter()
+            .map(|w| (mg(w.packed), eg(w.packed)))
+            .collect();
+        assert_eq!(engine, pairs, "{name}");
     }
 }
 
