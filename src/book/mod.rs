@@ -3,6 +3,9 @@
 //! format (`BookFile`). Probing is by position key, so transpositions and
 //! `position fen` starts find their moves; a probe is a binary search.
 
+pub mod polyglot;
+mod polyglot_random;
+
 use crate::chess::san::SanError;
 use crate::chess::{Move, Position};
 use std::collections::BTreeMap;
