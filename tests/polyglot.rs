@@ -425,6 +425,59 @@ fn uci_plays_polyglot_book_moves() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+#[test]
+fn kiln_book_lists_a_polyglot_file() {
+    let dir = temp_dir("cli");
+    let path = dir.join("book.bin");
+    let key = polyglot_key(&Position::startpos());
+    std::fs::write(
+        &path,
+        book_bytes(&[
+            (key, packed("g2", "g3", 0), 1),
+            (key, packed("h2", "h4", 0), 3),
+        ]),
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_kiln"))
+            .arg("book")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let file = path.to_str().unwrap();
+    let out = run(&["--file", file]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], Position::STARTPOS_FEN);
+    let words: Vec<Vec<&str>> = lines[1..]
+        .iter()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        words,
+        [
+            ["h4", "h2h4", "weight", "3", "(75.0%)"],
+            ["g3", "g2g3", "weight", "1", "(25.0%)"]
+        ]
+    );
+    let out = run(&["--file", file, "h4"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("no book moves (2 entries in the book)"),
+        "{text}"
+    );
+
+    let broken = dir.join("broken.bin");
+    std::fs::write(&broken, [0u8; 20]).unwrap();
+    let out = run(&["--file", broken.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8(out.stderr).unwrap();
+    assert!(message.contains("20 bytes is not a multiple"), "{message}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// polyglot, if installed (Debian's `polyglot` package puts it in /usr/games).
 fn polyglot_program() -> Option<PathBuf> {
     let on_path = Command::new("polyglot").arg("help").output().is_ok();
