@@ -28,7 +28,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] | book [moves...] | datagen [options] | datagen export <file> | tune [options] | spsa]");
+            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] | book [--file FILE] [moves...] | datagen [options] | datagen export <file> | tune [options] | spsa]");
             ExitCode::from(2)
         }
         None => {
@@ -83,12 +83,26 @@ fn spsa() -> ExitCode {
     ExitCode::from(2)
 }
 
-/// `kiln book [moves...]`: the book moves and weights after the given SAN or
-/// UCI moves from the start position.
+/// `kiln book [--file FILE] [moves...]`: the book moves and weights after
+/// the given SAN or UCI moves from the start position, in the embedded book
+/// or in FILE (a text or polyglot book, as `BookFile` reads it).
 fn book(args: &[String]) -> ExitCode {
-    let book = kiln::book::Book::embedded();
+    let (book, moves) = match args {
+        [flag, path, moves @ ..] if flag == "--file" => match kiln::book::Book::from_file(path) {
+            Ok(book) => (book, moves),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        },
+        [flag] if flag == "--file" => {
+            eprintln!("usage: kiln book [--file <book.bin or openings.txt>] [moves...]");
+            return ExitCode::from(2);
+        }
+        _ => (kiln::book::Book::embedded(), args),
+    };
     let mut pos = Position::startpos();
-    for text in args {
+    for text in moves {
         let mv = pos
             .parse_san(text)
             .ok()
@@ -102,7 +116,7 @@ fn book(args: &[String]) -> ExitCode {
         }
     }
     let moves = book.probe(&pos);
-    let total: u32 = moves.iter().map(|m| m.weight).sum();
+    let total: u64 = moves.iter().map(|m| m.weight as u64).sum();
     println!("{}", pos.to_fen());
     if moves.is_empty() {
         println!("no book moves ({} entries in the book)", book.len());
@@ -113,7 +127,7 @@ fn book(args: &[String]) -> ExitCode {
             pos.to_san(m.mv),
             m.mv.to_string(),
             m.weight,
-            100.0 * m.weight as f64 / total as f64
+            100.0 * m.weight as f64 / total.max(1) as f64
         );
     }
     ExitCode::SUCCESS

@@ -279,8 +279,13 @@ impl Engine {
                 } else {
                     let book = Book::from_file(path)
                         .map_err(|e| UciError::Book(BookFailure(Arc::new(e))))?;
+                    let format = if book.is_polyglot() {
+                        "polyglot book"
+                    } else {
+                        "book"
+                    };
                     say(&format!(
-                        "info string loaded book '{}' with {} entries",
+                        "info string loaded {format} '{}' with {} entries",
                         error::echo(path),
                         book.len()
                     ));

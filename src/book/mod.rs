@@ -1,10 +1,15 @@
 //! The opening book: the one compiled from `openings.txt` at build time and
-//! embedded in the binary, or one loaded at run time from a file in the same
-//! format (`BookFile`). Probing is by position key, so transpositions and
-//! `position fen` starts find their moves; a probe is a binary search.
+//! embedded in the binary, or one loaded at run time (`BookFile`) from a
+//! file in the same text format or a polyglot `.bin` book (see `polyglot`).
+//! Probing is by position key, so transpositions and `position fen` starts
+//! find their moves; a probe is a binary search.
+
+pub mod polyglot;
+mod polyglot_random;
 
 use crate::chess::san::SanError;
 use crate::chess::{Move, Position};
+use polyglot::{PolyglotEntry, PolyglotProblem};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::File;
@@ -22,11 +27,22 @@ pub struct BookMove {
     pub weight: u32,
 }
 
-/// A book: `(key, move | weight << 16)` entries sorted by key then move.
+/// A book: the embedded one, or one loaded from a file.
 #[derive(Clone, Debug, Default)]
 pub struct Book {
-    /// `None` = the embedded book.
-    loaded: Option<Vec<(u64, u32)>>,
+    entries: Entries,
+}
+
+/// The entries of a book, in the form of its format.
+#[derive(Clone, Debug, Default)]
+enum Entries {
+    /// The book compiled into the binary: `(Kiln key, move | weight << 16)`.
+    #[default]
+    Embedded,
+    /// A text book compiled at run time, in the embedded book's form.
+    Text(Vec<(u64, u32)>),
+    /// A polyglot book, keyed by polyglot key, as read from the file.
+    Polyglot(Vec<PolyglotEntry>),
 }
 
 /// Why a book was not loaded. `Display` gives the message the build prints
@@ -34,8 +50,7 @@ pub struct Book {
 /// `openings.txt:12: illegal move 'Nf6' after 'e4 e5 Nf3'`.
 #[derive(Debug)]
 pub enum BookError {
-    /// The file could not be opened or read (missing, no permission, not
-    /// UTF-8, ...).
+    /// The file could not be opened or read (missing, no permission, ...).
     CannotRead { path: PathBuf, error: io::Error },
     /// The path names a directory, FIFO, device or other non-regular file.
     /// Such paths are refused before they are opened: opening a FIFO blocks
@@ -47,6 +62,13 @@ pub enum BookError {
         file: Option<PathBuf>,
         line: usize,
         problem: LineProblem,
+    },
+    /// Binary content (so read as a polyglot book) that is no polyglot book.
+    /// `file` names the file (`None` for bytes given to
+    /// [`Book::from_polyglot_bytes`]).
+    Polyglot {
+        file: Option<PathBuf>,
+        problem: PolyglotProblem,
     },
 }
 
@@ -75,6 +97,10 @@ impl BookError {
             BookError::Line { line, problem, .. } => BookError::Line {
                 file: Some(file.into()),
                 line,
+                problem,
+            },
+            BookError::Polyglot { problem, .. } => BookError::Polyglot {
+                file: Some(file.into()),
                 problem,
             },
             other => other,
@@ -111,6 +137,14 @@ impl fmt::Display for BookError {
                 line,
                 problem,
             } => write!(f, "line {line}: {problem}"),
+            BookError::Polyglot {
+                file: Some(file),
+                problem,
+            } => write!(f, "{}: not a polyglot book: {problem}", file.display()),
+            BookError::Polyglot {
+                file: None,
+                problem,
+            } => write!(f, "not a polyglot book: {problem}"),
         }
     }
 }
@@ -144,42 +178,59 @@ impl fmt::Display for LineProblem {
 impl Book {
     /// The book compiled into the binary.
     pub fn embedded() -> Book {
-        Book { loaded: None }
+        Book {
+            entries: Entries::Embedded,
+        }
     }
 
-    /// The raw entries: `(key, move | weight << 16)`, sorted.
-    pub fn entries(&self) -> &[(u64, u32)] {
-        self.loaded.as_deref().unwrap_or(&embedded::BOOK_ENTRIES)
+    /// The raw entries of a book in Kiln's form (embedded or text):
+    /// `(key, move | weight << 16)`, sorted. `None` for a polyglot book.
+    pub fn entries(&self) -> Option<&[(u64, u32)]> {
+        match &self.entries {
+            Entries::Embedded => Some(&embedded::BOOK_ENTRIES),
+            Entries::Text(entries) => Some(entries),
+            Entries::Polyglot(_) => None,
+        }
+    }
+
+    /// Is this a polyglot book?
+    pub fn is_polyglot(&self) -> bool {
+        matches!(self.entries, Entries::Polyglot(_))
     }
 
     /// Number of (position, move) entries.
     pub fn len(&self) -> usize {
-        self.entries().len()
+        match &self.entries {
+            Entries::Embedded => embedded::BOOK_ENTRIES.len(),
+            Entries::Text(entries) => entries.len(),
+            Entries::Polyglot(entries) => entries.len(),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries().is_empty()
+        self.len() == 0
     }
 
-    /// The book moves for `pos` that are legal there, heaviest first.
+    /// The book moves for `pos` that are legal there, heaviest first (ties
+    /// in the order of the book). Entries that name no legal move (a
+    /// polyglot book written for another position with the same key, or a
+    /// broken one) are left out; a move listed twice is given once, with
+    /// the weights added.
     pub fn probe(&self, pos: &Position) -> Vec<BookMove> {
-        let entries = self.entries();
-        let key = pos.key();
-        let start = entries.partition_point(|e| e.0 < key);
-        let mut moves: Vec<BookMove> = entries[start..]
-            .iter()
-            .take_while(|e| e.0 == key)
-            .map(|e| BookMove {
-                mv: Move::from_bits(e.1 as u16),
-                weight: e.1 >> 16,
-            })
-            .filter(|bm| pos.is_legal(bm.mv))
-            .collect();
+        let mut moves = match &self.entries {
+            Entries::Embedded => probe_kiln(&embedded::BOOK_ENTRIES, pos),
+            Entries::Text(entries) => probe_kiln(entries, pos),
+            Entries::Polyglot(entries) => probe_polyglot(entries, pos),
+        };
         moves.sort_by_key(|m| std::cmp::Reverse(m.weight));
         moves
     }
 
-    /// A weighted-random book move for `pos`, given a random number `roll`.
+    /// A weighted-random book move for `pos`, given a random number `roll`:
+    /// each legal book move with probability weight / total weight. A move
+    /// of weight 0 is never chosen, and when every move there weighs 0 the
+    /// book has no move for `pos` (polyglot books give weight 0 to moves
+    /// their author marks as not to be played, e.g. lines that only lost).
     pub fn choose(&self, pos: &Position, roll: u64) -> Option<Move> {
         let moves = self.probe(pos);
         let total: u64 = moves.iter().map(|m| m.weight as u64).sum();
@@ -236,11 +287,35 @@ impl Book {
             .map(|((key, mv), w)| (key, mv as u32 | w.min(0xFFFF) << 16))
             .collect();
         Ok(Book {
-            loaded: Some(entries),
+            entries: Entries::Text(entries),
         })
     }
 
-    /// Loads a book file; errors about a line name the file and the line.
+    /// Reads a polyglot book from its bytes: a whole number of 16-byte
+    /// entries sorted by key (no bytes: an empty book).
+    pub fn from_polyglot_bytes(bytes: &[u8]) -> Result<Book, BookError> {
+        let entries = polyglot::parse_entries(bytes).map_err(|problem| BookError::Polyglot {
+            file: None,
+            problem,
+        })?;
+        Ok(Book {
+            entries: Entries::Polyglot(entries),
+        })
+    }
+
+    /// Reads a book from the content of a file, in the format the content
+    /// is in: UTF-8 text without control characters other than line ends
+    /// and tabs is compiled as `openings.txt` is; anything else is read as
+    /// a polyglot book.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) if is_text(text) => Book::from_text(text),
+            _ => Book::from_polyglot_bytes(bytes),
+        }
+    }
+
+    /// Loads a book file, text or polyglot by its content (not its name, see
+    /// [`Book::from_bytes`]); errors about a line or an entry name the file.
     /// Only regular files (after following symlinks) are opened: a FIFO,
     /// directory or device is refused without touching it, so a `BookFile`
     /// pointing at one cannot block the caller.
@@ -262,10 +337,56 @@ impl Book {
         if !file.metadata().map_err(cannot_read)?.is_file() {
             return Err(not_regular());
         }
-        let mut text = String::new();
-        file.read_to_string(&mut text).map_err(cannot_read)?;
-        Book::from_text(&text).map_err(|e| e.in_file(path))
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(cannot_read)?;
+        Book::from_bytes(&bytes).map_err(|e| e.in_file(path))
     }
+}
+
+/// The legal moves of `pos` in Kiln-form entries, in the order of the book.
+fn probe_kiln(entries: &[(u64, u32)], pos: &Position) -> Vec<BookMove> {
+    let key = pos.key();
+    let start = entries.partition_point(|e| e.0 < key);
+    entries[start..]
+        .iter()
+        .take_while(|e| e.0 == key)
+        .map(|e| BookMove {
+            mv: Move::from_bits(e.1 as u16),
+            weight: e.1 >> 16,
+        })
+        .filter(|bm| pos.is_legal(bm.mv))
+        .collect()
+}
+
+/// The legal moves of `pos` in a polyglot book, in the order of the book,
+/// each once (the weights of repeated entries added).
+fn probe_polyglot(entries: &[PolyglotEntry], pos: &Position) -> Vec<BookMove> {
+    let key = polyglot::polyglot_key(pos);
+    let start = entries.partition_point(|e| e.key < key);
+    let mut moves: Vec<BookMove> = Vec::new();
+    for entry in entries[start..].iter().take_while(|e| e.key == key) {
+        let Some(mv) = polyglot::decode_move(pos, entry.mv) else {
+            continue;
+        };
+        let weight = u32::from(entry.weight);
+        match moves.iter_mut().find(|bm| bm.mv == mv) {
+            Some(bm) => bm.weight = bm.weight.saturating_add(weight),
+            None => moves.push(BookMove { mv, weight }),
+        }
+    }
+    moves
+}
+
+/// Is this book text? Book text is SAN moves, spaces and line ends, so any
+/// other control character (NUL above all) means a binary file. A polyglot
+/// book is full of them: the high byte of every move but a promotion is
+/// below 0x10, and weights and learn fields are mostly small or zero. (A
+/// polyglot file of only printable bytes would be read as text and refused
+/// line by line.)
+fn is_text(text: &str) -> bool {
+    !text
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
 }
 
 #[cfg(test)]
