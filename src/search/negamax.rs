@@ -66,11 +66,19 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 6. Static evaluation, and whether it improved on two plies ago.
-        let static_eval = if in_check {
+        // Step 6. Static evaluation, and whether it improved on two plies
+        // ago. The raw evaluation (from the table when there) is corrected
+        // by what correction history learnt of similar positions; pruning
+        // uses the corrected one, the table keeps the raw one.
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             tt_hit.map_or_else(|| evaluate_cached(pos, &mut self.pawn_cache), |h| h.eval)
+        };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.corrected_eval(pos, raw_eval)
         };
         self.frames[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
@@ -294,7 +302,6 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 17. Store the result.
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -302,11 +309,29 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
+
+        // Step 17. Correction history: the search's verdict on the raw
+        // evaluation teaches the correction tables, unless it is a mate, a
+        // noisy best move (the evaluation does not see captures coming), or
+        // a bound that says nothing against the evaluation (a fail high at
+        // or below it, a fail low at or above it).
+        if !in_check
+            && (best_move.is_null() || !pos.is_noisy(best_move))
+            && best_score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.history
+                .correction
+                .update(pos, depth, best_score - raw_eval);
+        }
+
+        // Step 18. Store the result (with the raw evaluation).
         self.tt.store(
             pos.key(),
             best_move,
             score_to_tt(best_score, ply),
-            static_eval.max(-INFINITY + 1).clamp(-MATE, MATE),
+            raw_eval.max(-INFINITY + 1).clamp(-MATE, MATE),
             depth,
             bound,
         );

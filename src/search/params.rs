@@ -25,7 +25,10 @@
 //!
 //! Plain `pub const`s are not tuned: the floating-point time factors,
 //! `STABILITY_FACTORS` and `SEE_PIECE_VALUES` (not integers), array
-//! lengths (`HISTORY_MALUS_MOVES`, `CAPTURE_HISTORY_MALUS_MOVES`), the `Move Overhead` option's default
+//! lengths (`HISTORY_MALUS_MOVES`, `CAPTURE_HISTORY_MALUS_MOVES`,
+//! `CORRECTION_HISTORY_ENTRY_COUNT`), the storage scale of correction
+//! history (`CORRECTION_HISTORY_UNIT_FACTOR`, `CORRECTION_HISTORY_FACTOR_DIVISOR`:
+//! their tunable counterparts are the weights), the `Move Overhead` option's default
 //! (`DEFAULT_MOVE_OVERHEAD_MS`, already an option) and when fail lines are
 //! printed (`ASPIRATION_REPORT_AFTER_MS`, no effect on play).
 //!
@@ -35,6 +38,28 @@
 use super::tunable::search_params;
 
 search_params! {
+    // Static-evaluation correction history (negamax steps 6 and 17): what
+    // searches found the raw evaluation to miss, remembered by side to move
+    // and by pawn structure, and by each colour's other pieces. The
+    // corrected evaluation drives pruning and quiescence's stand pat.
+    /// Entries per table (a power of two; an array length: not tunable).
+    pub const CORRECTION_HISTORY_ENTRY_COUNT: usize = 16_384;
+    /// Entries hold centipawns times this (room for slow averaging).
+    pub const CORRECTION_HISTORY_UNIT_FACTOR: i32 = 256;
+    /// An entry stays within ±CORRECTION_HISTORY_MAX centipawns.
+    pub tunable CORRECTION_HISTORY_MAX: i32 = 64, 16..=256, step 8;
+    /// After a search to `depth`, an entry moves this share of the way to
+    /// the search's verdict: `min(depth, CORRECTION_HISTORY_WEIGHT_MAX) /
+    /// CORRECTION_HISTORY_WEIGHT_DIVISOR` (keep the maximum at most the divisor).
+    pub tunable CORRECTION_HISTORY_WEIGHT_MAX: i32 = 16, 1..=64, step 2;
+    pub tunable CORRECTION_HISTORY_WEIGHT_DIVISOR: i32 = 128, 64..=512, step 12;
+    /// The correction is the pawn entry times `CORRECTION_HISTORY_PAWN_FACTOR`
+    /// plus both non-pawn entries times `CORRECTION_HISTORY_NON_PAWN_FACTOR`,
+    /// over `CORRECTION_HISTORY_FACTOR_DIVISOR`.
+    pub tunable CORRECTION_HISTORY_PAWN_FACTOR: i32 = 128, 0..=256, step 12;
+    pub tunable CORRECTION_HISTORY_NON_PAWN_FACTOR: i32 = 64, 0..=256, step 12;
+    pub const CORRECTION_HISTORY_FACTOR_DIVISOR: i32 = 128;
+
     // Reverse futility pruning (negamax step 7): at shallow depth, a static
     // evaluation this far above beta is trusted to hold.
     /// Deepest node where reverse futility pruning applies.

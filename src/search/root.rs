@@ -107,7 +107,8 @@ impl Searcher<'_> {
         self.frames[0].static_eval = if pos.in_check() {
             -INFINITY
         } else {
-            evaluate_cached(pos, &mut self.pawn_cache)
+            let raw = evaluate_cached(pos, &mut self.pawn_cache);
+            self.corrected_eval(pos, raw)
         };
         let mut best = -INFINITY;
         for i in first..self.root_moves.len() {

@@ -3,6 +3,7 @@
 
 use super::history::{Continuations, History};
 use super::root::RootMove;
+use super::score::MATE_BOUND;
 use super::threads::{SearchRequest, Signals};
 use super::time::{Limits, TimeManager};
 use super::tt::TranspositionTable;
@@ -206,6 +207,13 @@ impl<'a> Searcher<'a> {
             back += 2;
         }
         false
+    }
+
+    /// `raw`, the evaluation of `pos` (not in check), plus what correction
+    /// history says it misses, kept clear of mate scores.
+    #[inline]
+    pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
+        (raw + self.history.correction.correction(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Records the move played from `pos` at `ply` (`Move::NULL`: a null move).
