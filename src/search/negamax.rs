@@ -81,30 +81,46 @@ impl Searcher<'_> {
             self.corrected_eval(pos, raw_eval)
         };
         self.frames[ply].static_eval = static_eval;
+
+        // Step 7. The table's score as a sharper evaluation: a stored search
+        // result bounds the true value, so where its bound says more than the
+        // static evaluation (an exact score, a lower bound above it, an upper
+        // bound below it), pruning decisions use it instead. Improving and
+        // correction history keep the static evaluation.
+        let mut eval = static_eval;
+        if let Some(hit) = tt_hit.filter(|_| !in_check) {
+            let score = score_from_tt(hit.score, ply);
+            if score.abs() < MATE_BOUND
+                && (hit.bound == Bound::Exact
+                    || (hit.bound == Bound::Lower && score > eval)
+                    || (hit.bound == Bound::Upper && score < eval))
+            {
+                eval = score;
+            }
+        }
         let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
         self.history.clear_killers(ply + 1);
 
         if !pv_node && !in_check {
-            // Step 7. Reverse futility pruning: far above beta at low depth, trust it.
+            // Step 8. Reverse futility pruning: far above beta at low depth, trust it.
             let margin = RFP_MARGIN() * (depth - improving as i32);
-            if depth <= RFP_MAX_DEPTH() && static_eval - margin >= beta && static_eval < MATE_BOUND
-            {
-                return static_eval;
+            if depth <= RFP_MAX_DEPTH() && eval - margin >= beta && eval < MATE_BOUND {
+                return eval;
             }
 
-            // Step 8. Null move pruning: give the opponent a free move; if we
+            // Step 9. Null move pruning: give the opponent a free move; if we
             // still beat beta, the real moves will too. Not without pieces
             // (zugzwang), not twice in a row.
             let previous_null = self.frames[ply - 1].played.is_null();
             if depth >= NMP_MIN_DEPTH()
-                && static_eval >= beta
+                && eval >= beta
                 && !previous_null
                 && pos.has_non_pawn_material(pos.side_to_move())
                 && beta > -MATE_BOUND
             {
                 let r = NMP_BASE()
                     + depth / NMP_DEPTH_DIVISOR()
-                    + ((static_eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_REDUCTION_MAX());
+                    + ((eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_REDUCTION_MAX());
                 let mut next = *pos;
                 next.make_null_move();
                 self.set_played(pos, ply, Move::NULL);
@@ -121,13 +137,13 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 9. Internal iterative reduction: with no TT move to guide us,
+        // Step 10. Internal iterative reduction: with no TT move to guide us,
         // a shallower search here is the better bet.
         if tt_move.is_null() && depth >= IIR_MIN_DEPTH() && (pv_node || cut_node) {
             depth -= 1;
         }
 
-        // Step 10. The move loop.
+        // Step 11. The move loop.
         let previous = self.frames[ply - 1].played;
         let conts = self.continuations(ply);
         let mut picker = MovePicker::new(
@@ -159,7 +175,7 @@ impl Searcher<'_> {
             // Pruning only once a move has been searched (so a score exists)
             // and never with only pawns left (zugzwang).
             if best_score > -MATE_BOUND && pos.has_non_pawn_material(side) {
-                // Step 11. Late move pruning: at low depth, late quiet moves rarely matter.
+                // Step 12. Late move pruning: at low depth, late quiet moves rarely matter.
                 let lmp_limit = (LMP_BASE() + depth * depth) as usize
                     / if improving {
                         1
@@ -172,17 +188,17 @@ impl Searcher<'_> {
                     continue;
                 }
 
-                // Step 12. Futility pruning: a quiet move cannot lift a hopeless eval.
+                // Step 13. Futility pruning: a quiet move cannot lift a hopeless eval.
                 if is_quiet
                     && !in_check
                     && depth <= FUTILITY_MAX_DEPTH()
-                    && static_eval + FUTILITY_BASE() + FUTILITY_MARGIN() * depth <= alpha
+                    && eval + FUTILITY_BASE() + FUTILITY_MARGIN() * depth <= alpha
                 {
                     picker.skip_quiets();
                     continue;
                 }
 
-                // Step 13. History pruning: at low depth, a quiet move that has
+                // Step 14. History pruning: at low depth, a quiet move that has
                 // kept failing to cut (here, after these previous moves) is skipped.
                 if is_quiet
                     && !in_check
@@ -192,7 +208,7 @@ impl Searcher<'_> {
                     continue;
                 }
 
-                // Step 14. SEE pruning: moves losing material at low depth.
+                // Step 15. SEE pruning: moves losing material at low depth.
                 let see_margin = if is_quiet {
                     SEE_QUIET_MARGIN() * depth
                 } else {
@@ -220,7 +236,7 @@ impl Searcher<'_> {
                 noisy_count += 1;
             }
 
-            // Step 15. Principal variation search with late move reductions:
+            // Step 16. Principal variation search with late move reductions:
             // late quiet moves get a reduced null-window search first.
             let new_depth = depth - 1;
             let mut score;
@@ -278,7 +294,7 @@ impl Searcher<'_> {
             return if in_check { mated_in(ply) } else { 0 };
         }
 
-        // Step 16. Ordering memory: reward the move that cut (in quiet or
+        // Step 17. Ordering memory: reward the move that cut (in quiet or
         // capture history), punish the quiet moves tried before a quiet
         // cutoff, and the noisy moves tried before any cutoff.
         if best_score >= beta {
@@ -310,7 +326,7 @@ impl Searcher<'_> {
             Bound::Upper
         };
 
-        // Step 17. Correction history: the search's verdict on the raw
+        // Step 18. Correction history: the search's verdict on the raw
         // evaluation teaches the correction tables, unless it is a mate, a
         // noisy best move (the evaluation does not see captures coming), or
         // a bound that says nothing against the evaluation (a fail high at
@@ -326,7 +342,7 @@ impl Searcher<'_> {
                 .update(pos, depth, best_score - raw_eval);
         }
 
-        // Step 18. Store the result (with the raw evaluation).
+        // Step 19. Store the result (with the raw evaluation).
         self.tt.store(
             pos.key(),
             best_move,
