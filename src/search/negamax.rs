@@ -28,6 +28,9 @@ impl Searcher<'_> {
         debug_assert!(ply >= 1, "the root is searched by search_root");
         let pv_node = beta - alpha > 1;
         let in_check = pos.in_check();
+        // Set while singular extensions (step 16) search this node without
+        // its TT move: then the table neither cuts nor stores here.
+        let excluded = self.frames[ply].excluded;
 
         // Step 1. Check extension: never stop a search while in check.
         if in_check {
@@ -51,10 +54,11 @@ impl Searcher<'_> {
             return alpha;
         }
 
-        // Step 5. Transposition table cutoff (not in PV nodes, so the PV stays whole).
+        // Step 5. Transposition table cutoff (not in PV nodes, so the PV
+        // stays whole, nor when a move is excluded: the entry counts it).
         let tt_hit = self.tt.probe(pos.key());
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.mv);
-        if let Some(hit) = tt_hit {
+        if let Some(hit) = tt_hit.filter(|_| excluded.is_null()) {
             let score = score_from_tt(hit.score, ply);
             if !pv_node
                 && hit.depth >= depth
@@ -86,9 +90,10 @@ impl Searcher<'_> {
         // result bounds the true value, so where its bound says more than the
         // static evaluation (an exact score, a lower bound above it, an upper
         // bound below it), pruning decisions use it instead. Improving and
-        // correction history keep the static evaluation.
+        // correction history keep the static evaluation; a search without
+        // the TT move cannot use a score that counts it.
         let mut eval = static_eval;
-        if let Some(hit) = tt_hit.filter(|_| !in_check) {
+        if let Some(hit) = tt_hit.filter(|_| !in_check && excluded.is_null()) {
             let score = score_from_tt(hit.score, ply);
             if score.abs() < MATE_BOUND
                 && (hit.bound == Bound::Exact
@@ -110,9 +115,10 @@ impl Searcher<'_> {
 
             // Step 9. Null move pruning: give the opponent a free move; if we
             // still beat beta, the real moves will too. Not without pieces
-            // (zugzwang), not twice in a row.
+            // (zugzwang), not twice in a row, not without the TT move.
             let previous_null = self.frames[ply - 1].played.is_null();
             if depth >= NMP_MIN_DEPTH()
+                && excluded.is_null()
                 && eval >= beta
                 && !previous_null
                 && pos.has_non_pawn_material(pos.side_to_move())
@@ -126,6 +132,7 @@ impl Searcher<'_> {
                 self.set_played(pos, ply, Move::NULL);
                 self.keys.push(next.key());
                 self.frames[ply + 1].plies_from_null = 0;
+                self.frames[ply + 1].double_extensions = self.frames[ply].double_extensions;
                 let score = -self.negamax(&next, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.keys.pop();
                 if self.stopped {
@@ -142,6 +149,17 @@ impl Searcher<'_> {
         if tt_move.is_null() && depth >= IIR_MIN_DEPTH() && (pv_node || cut_node) {
             depth -= 1;
         }
+
+        // Whether the TT move may be singular (step 16): its entry is a
+        // lower bound or exact, not a mate, and not much shallower than here.
+        let singular_candidate = excluded.is_null()
+            && depth >= SE_MIN_DEPTH()
+            && (ply as i32) < SE_PLY_FACTOR() * self.root_depth
+            && tt_hit.is_some_and(|hit| {
+                matches!(hit.bound, Bound::Lower | Bound::Exact)
+                    && hit.depth >= depth - SE_TT_DEPTH_DEFICIT_MAX()
+                    && score_from_tt(hit.score, ply).abs() < MATE_BOUND
+            });
 
         // Step 11. The move loop.
         let previous = self.frames[ply - 1].played;
@@ -165,6 +183,9 @@ impl Searcher<'_> {
         let side = pos.side_to_move();
 
         while let Some((mv, order)) = picker.next_move(self.history) {
+            if mv == excluded {
+                continue;
+            }
             let is_quiet = !pos.is_noisy(mv);
             let quiet_history = if is_quiet {
                 self.history.quiet_score(pos, mv, &conts)
@@ -222,10 +243,55 @@ impl Searcher<'_> {
                 }
             }
 
+            // Step 16. Singular extensions: when the TT move's lower bound is
+            // trusted, search this node without it at half depth against a
+            // window a little below its score. If every other move fails low
+            // there, the TT move is singular (the position hangs on it):
+            // extend it, by two plies when the others fall well short (not at
+            // PV nodes, and only so many times along one path). If the
+            // others reach beta too, several moves cut: cut here (multi-cut).
+            // If they reach the lowered window but not beta while the TT move
+            // was above beta, the TT move need not be searched as deep.
+            let mut extension = 0;
+            if singular_candidate && mv == tt_move {
+                let tt_score = tt_hit.map_or(0, |hit| score_from_tt(hit.score, ply));
+                let singular_beta = tt_score - SE_MARGIN_FACTOR() * depth / SE_MARGIN_DIVISOR();
+                let singular_depth = (depth - 1) / SE_DEPTH_DIVISOR();
+                self.frames[ply].excluded = mv;
+                let score = self.negamax(
+                    pos,
+                    singular_beta - 1,
+                    singular_beta,
+                    singular_depth,
+                    ply,
+                    cut_node,
+                );
+                self.frames[ply].excluded = Move::NULL;
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    extension = if !pv_node
+                        && score < singular_beta - SE_DOUBLE_MARGIN()
+                        && self.frames[ply].double_extensions < SE_DOUBLE_EXTENSION_MAX()
+                    {
+                        2
+                    } else {
+                        1
+                    };
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if tt_score >= beta {
+                    extension = -1;
+                }
+            }
+
             let mut next = *pos;
             next.make_move(mv);
             self.set_played(pos, ply, mv);
             self.frames[ply + 1].plies_from_null = self.frames[ply].plies_from_null + 1;
+            self.frames[ply + 1].double_extensions =
+                self.frames[ply].double_extensions + (extension >= 2) as i32;
             self.keys.push(next.key());
             moves_searched += 1;
             if is_quiet && quiet_count < quiets_tried.len() {
@@ -236,9 +302,9 @@ impl Searcher<'_> {
                 noisy_count += 1;
             }
 
-            // Step 16. Principal variation search with late move reductions:
+            // Step 17. Principal variation search with late move reductions:
             // late quiet moves get a reduced null-window search first.
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let mut score;
             if moves_searched == 1 {
                 score = -self.negamax(&next, -beta, -alpha, new_depth, ply + 1, false);
@@ -289,12 +355,19 @@ impl Searcher<'_> {
             }
         }
         // The first move is never pruned (pruning needs a score), so no
-        // move searched means no legal move: mate or stalemate.
+        // move searched means no legal move: mate or stalemate, unless the
+        // one legal move was excluded (then the others fail low).
         if moves_searched == 0 {
-            return if in_check { mated_in(ply) } else { 0 };
+            return if !excluded.is_null() {
+                alpha
+            } else if in_check {
+                mated_in(ply)
+            } else {
+                0
+            };
         }
 
-        // Step 17. Ordering memory: reward the move that cut (in quiet or
+        // Step 18. Ordering memory: reward the move that cut (in quiet or
         // capture history), punish the quiet moves tried before a quiet
         // cutoff, and the noisy moves tried before any cutoff.
         if best_score >= beta {
@@ -326,12 +399,13 @@ impl Searcher<'_> {
             Bound::Upper
         };
 
-        // Step 18. Correction history: the search's verdict on the raw
+        // Step 19. Correction history: the search's verdict on the raw
         // evaluation teaches the correction tables, unless it is a mate, a
         // noisy best move (the evaluation does not see captures coming), or
         // a bound that says nothing against the evaluation (a fail high at
         // or below it, a fail low at or above it).
         if !in_check
+            && excluded.is_null()
             && (best_move.is_null() || !pos.is_noisy(best_move))
             && best_score.abs() < MATE_BOUND
             && !(bound == Bound::Lower && best_score <= static_eval)
@@ -342,7 +416,11 @@ impl Searcher<'_> {
                 .update(pos, depth, best_score - raw_eval);
         }
 
-        // Step 19. Store the result (with the raw evaluation).
+        // Step 20. Store the result (with the raw evaluation), unless a move
+        // was excluded (the result is not the node's).
+        if !excluded.is_null() {
+            return best_score;
+        }
         self.tt.store(
             pos.key(),
             best_move,

@@ -38,7 +38,7 @@
 use super::tunable::search_params;
 
 search_params! {
-    // Static-evaluation correction history (negamax steps 6 and 18): what
+    // Static-evaluation correction history (negamax steps 6 and 19): what
     // searches found the raw evaluation to miss, remembered by side to move
     // and by pawn structure, and by each colour's other pieces. The
     // corrected evaluation drives pruning and quiescence's stand pat.
@@ -110,6 +110,28 @@ search_params! {
     /// History units per ply of depth.
     pub tunable HISTORY_PRUNING_FACTOR: i32 = 2_048, 256..=8_192, step 300;
 
+    // Singular extensions (negamax step 16): the TT move is extended when
+    // the node searched without it (at `(depth - 1) / SE_DEPTH_DIVISOR`)
+    // fails low against `tt_score - SE_MARGIN_FACTOR * depth / SE_MARGIN_DIVISOR`.
+    /// Shallowest node where singular extensions are tried.
+    pub tunable SE_MIN_DEPTH: i32 = 8, 4..=14, step 1;
+    /// Only at plies below this times the iteration's depth (no runaway extensions).
+    pub tunable SE_PLY_FACTOR: i32 = 2, 1..=4, step 1;
+    /// The TT entry may be at most this many plies shallower than the node.
+    pub tunable SE_TT_DEPTH_DEFICIT_MAX: i32 = 3, 0..=6, step 1;
+    /// Centipawns per ply of depth below the TT score, times
+    /// `SE_MARGIN_FACTOR / SE_MARGIN_DIVISOR`.
+    pub tunable SE_MARGIN_FACTOR: i32 = 32, 8..=96, step 4;
+    pub tunable SE_MARGIN_DIVISOR: i32 = 16, 8..=32, step 2;
+    /// With `SE_MIN_DEPTH` at least 4 this keeps the search without the TT
+    /// move in negamax (depth at least 1), which honours the exclusion.
+    pub tunable SE_DEPTH_DIVISOR: i32 = 2, 2..=3, step 1;
+    /// Two plies of extension (non-PV nodes) when the search without the TT
+    /// move falls this far below the singular window...
+    pub tunable SE_DOUBLE_MARGIN: i32 = 20, 0..=100, step 5;
+    /// ...at most this many times along one path.
+    pub tunable SE_DOUBLE_EXTENSION_MAX: i32 = 6, 0..=16, step 1;
+
     // SEE pruning (negamax step 15): moves whose exchange loses more than the
     // margin are skipped. Quiet moves: `SEE_QUIET_MARGIN * depth`; noisy moves:
     // `SEE_NOISY_MARGIN * depth²`.
@@ -118,7 +140,7 @@ search_params! {
     pub tunable SEE_QUIET_MARGIN: i32 = -60, -200..=0, step 10;
     pub tunable SEE_NOISY_MARGIN: i32 = -25, -100..=0, step 5;
 
-    // Late move reductions (negamax step 16). The base reduction comes from the
+    // Late move reductions (negamax step 17). The base reduction comes from the
     // generated table; these adjust it.
     /// Shallowest node where late quiet moves are reduced (at least 2: the
     /// reduction is clamped to `0..=depth - 2`).
@@ -138,7 +160,7 @@ search_params! {
     /// (an array length: not tunable at run time).
     pub const HISTORY_MALUS_MOVES: usize = 64;
 
-    // Quiet-move history (ordering memory, negamax step 17): butterfly
+    // Quiet-move history (ordering memory, negamax step 18): butterfly
     // [side][from][to] and continuation [previous piece][previous
     // destination][piece][destination] for the moves one and two plies back,
     // summed for ordering, LMR and history pruning.
@@ -155,7 +177,7 @@ search_params! {
     /// plies back) stay within ±CONTINUATION_HISTORY_MAX (stored in 16 bits).
     pub tunable CONTINUATION_HISTORY_MAX: i32 = 16_384, 4_096..=30_000, step 1_400;
 
-    // Capture history (ordering memory for noisy moves, negamax step 17):
+    // Capture history (ordering memory for noisy moves, negamax step 18):
     // [moving piece][destination][captured kind], the same bonus as quiet
     // history for the noisy move that cut, the malus for noisy moves tried
     // before it.

@@ -181,6 +181,7 @@ impl Searcher<'_> {
         // Helper threads start at staggered depths so they explore differently.
         let start_depth = 1 + (thread_index % HELPER_START_DEPTH_COUNT()) as i32;
         for depth in start_depth..=max_depth {
+            self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
             }

@@ -26,6 +26,11 @@ pub(super) struct Frame {
     pub moved: Option<Piece>,
     /// Plies since the last null move or the root's last irreversible move.
     pub plies_from_null: usize,
+    /// A move this node's search skips (singular extensions' search of the
+    /// node without its TT move), or `Move::NULL`.
+    pub excluded: Move,
+    /// Double singular extensions on the path to this ply.
+    pub double_extensions: i32,
 }
 
 /// One thread's search.
@@ -50,6 +55,8 @@ pub(super) struct Searcher<'a> {
     pub pv_len: [usize; MAX_PLY + 2],
     pub root_moves: Vec<RootMove>,
     pub completed_depth: i32,
+    /// The depth of the current iteration.
+    pub root_depth: i32,
     /// The clock was restarted at `ponderhit`.
     pub ponder_clock_restarted: bool,
     /// This thread's pawn-structure cache for the evaluation.
@@ -92,6 +99,7 @@ impl<'a> Searcher<'a> {
             pv_len: [0; MAX_PLY + 2],
             root_moves: Vec::new(),
             completed_depth: 0,
+            root_depth: 0,
             ponder_clock_restarted: false,
             pawn_cache: PawnCache::default(),
         }
