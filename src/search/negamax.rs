@@ -303,15 +303,25 @@ impl Searcher<'_> {
             }
 
             // Step 17. Principal variation search with late move reductions:
-            // late quiet moves get a reduced null-window search first.
+            // late quiet moves get a reduced null-window search first, and
+            // so do late noisy moves that the move picker found to lose
+            // material (by SEE; under-promotions too), with a share of the
+            // base reduction (they may still win it back tactically).
             let new_depth = depth - 1 + extension;
             let mut score;
             if moves_searched == 1 {
                 score = -self.negamax(&next, -beta, -alpha, new_depth, ply + 1, false);
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_MIN_DEPTH() && moves_searched > 1 + pv_node as usize && is_quiet {
+                let bad_noisy = !is_quiet && order < GOOD_NOISY_SCORE;
+                if depth >= LMR_MIN_DEPTH()
+                    && moves_searched > 1 + pv_node as usize
+                    && (is_quiet || bad_noisy)
+                {
                     reduction = lmr_reduction(depth, moves_searched);
+                    if bad_noisy {
+                        reduction = reduction * LMR_BAD_NOISY_FACTOR() / LMR_BAD_NOISY_DIVISOR();
+                    }
                     reduction += LMR_CUT_NODE_FACTOR() * cut_node as i32;
                     reduction -= LMR_PV_NODE_FACTOR() * pv_node as i32;
                     reduction += LMR_NOT_IMPROVING_FACTOR() * !improving as i32;

@@ -142,7 +142,7 @@ search_params! {
 
     // Late move reductions (negamax step 17). The base reduction comes from the
     // generated table; these adjust it.
-    /// Shallowest node where late quiet moves are reduced (at least 2: the
+    /// Shallowest node where late moves are reduced (at least 2: the
     /// reduction is clamped to `0..=depth - 2`).
     pub tunable LMR_MIN_DEPTH: i32 = 3, 2..=8, step 1;
     /// One ply less reduction per this much combined quiet-history score
@@ -156,6 +156,12 @@ search_params! {
     pub tunable LMR_NOT_IMPROVING_FACTOR: i32 = 1, 0..=3, step 1;
     pub tunable LMR_PV_NODE_FACTOR: i32 = 1, 0..=3, step 1;
     pub tunable LMR_GIVES_CHECK_FACTOR: i32 = 1, 0..=3, step 1;
+    /// Late noisy moves that lose material (SEE, by the move picker) are
+    /// reduced too: the table's reduction times
+    /// `LMR_BAD_NOISY_FACTOR / LMR_BAD_NOISY_DIVISOR`, then the same
+    /// adjustments as quiet moves (no history term).
+    pub tunable LMR_BAD_NOISY_FACTOR: i32 = 3, 0..=8, step 1;
+    pub tunable LMR_BAD_NOISY_DIVISOR: i32 = 4, 1..=8, step 1;
     /// Quiet moves remembered per node for the history malus after a cutoff
     /// (an array length: not tunable at run time).
     pub const HISTORY_MALUS_MOVES: usize = 64;
