@@ -4,7 +4,7 @@
 //! some; and the incremental Zobrist key against a from-scratch one.
 
 use kiln::chess::perft::perft;
-use kiln::chess::{legal_moves, Position};
+use kiln::chess::{legal_moves, Color, Position};
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
 struct Rng(u64);
@@ -53,6 +53,18 @@ fn kiln_moves(pos: &Position) -> Vec<String> {
     out
 }
 
+/// Each colour's incremental non-pawn key equals the one computed from scratch.
+fn assert_side_keys(pos: &Position) {
+    for color in [Color::White, Color::Black] {
+        assert_eq!(
+            pos.non_pawn_key(color),
+            pos.compute_non_pawn_key(color),
+            "incremental {color:?} non-pawn key drifted in {}",
+            pos.to_fen()
+        );
+    }
+}
+
 /// Plays `games` random games of up to `plies` from `start`, checking both
 /// generators agree everywhere. Returns how many positions were compared.
 fn playouts(start_fen: &str, seed: u64, games: usize, plies: usize) -> usize {
@@ -92,6 +104,7 @@ fn playouts(start_fen: &str, seed: u64, games: usize, plies: usize) -> usize {
                 "incremental pawn key drifted in {}",
                 ours.to_fen()
             );
+            assert_side_keys(&ours);
             if a.is_empty() || ours.halfmove_clock() >= 100 {
                 break;
             }
@@ -104,6 +117,7 @@ fn playouts(start_fen: &str, seed: u64, games: usize, plies: usize) -> usize {
                 let mut nulled = ours;
                 nulled.make_null_move();
                 assert_eq!(nulled.key(), nulled.compute_key(), "null-move key drifted");
+                assert_side_keys(&nulled);
             }
         }
     }
@@ -178,11 +192,12 @@ fn tricky_positions_match_by_perft_3() {
     }
 }
 
-/// The incremental pawn key equals the one computed from scratch after every
-/// legal move and every reply from each perft-suite position (captures of
-/// and by pawns, promotions, en passant, castling).
+/// The incremental pawn key and both non-pawn keys equal the ones computed
+/// from scratch after every legal move and every reply from each
+/// perft-suite position (captures of and by pawns, promotions, en passant,
+/// castling).
 #[test]
-fn pawn_key_follows_every_move_of_the_perft_suite() {
+fn pawn_and_non_pawn_keys_follow_every_move_of_the_perft_suite() {
     let mut checked = 0;
     for line in include_str!("data/perft.epd").lines() {
         let Some(fen) = line.split(';').next() else {
@@ -192,6 +207,7 @@ fn pawn_key_follows_every_move_of_the_perft_suite() {
             continue;
         };
         assert_eq!(pos.pawn_key(), pos.compute_pawn_key(), "{fen}");
+        assert_side_keys(&pos);
         for mv in legal_moves(&pos).iter() {
             let mut child = pos;
             child.make_move(mv);
@@ -204,6 +220,7 @@ fn pawn_key_follows_every_move_of_the_perft_suite() {
                     "{}",
                     grandchild.to_fen()
                 );
+                assert_side_keys(&grandchild);
                 checked += 1;
             }
         }

@@ -231,6 +231,7 @@ impl Position {
         }
         pos.key = pos.compute_key();
         pos.pawn_key = pos.compute_pawn_key();
+        pos.non_pawn_keys = [Color::White, Color::Black].map(|c| pos.compute_non_pawn_key(c));
         pos.update_check_info();
         if pos.checkers.count() > 2 {
             return Err(FenError::TooManyCheckers {

@@ -63,6 +63,9 @@ pub struct Position {
     /// The Zobrist key of the pawns alone (the sum of their piece-square
     /// keys), for the evaluation's pawn cache.
     pub(super) pawn_key: u64,
+    /// Per colour, the Zobrist key of that colour's pieces other than pawns
+    /// (king included), for the search's correction history.
+    pub(super) non_pawn_keys: [u64; 2],
     pub(super) psqt: i32,
     pub(super) phase: i32,
     pub(super) checkers: Bitboard,
@@ -97,6 +100,7 @@ impl Position {
             fullmove_number: 1,
             key: 0,
             pawn_key: 0,
+            non_pawn_keys: [0; 2],
             psqt: 0,
             phase: 0,
             checkers: Bitboard::EMPTY,
@@ -167,6 +171,13 @@ impl Position {
     #[inline]
     pub fn pawn_key(&self) -> u64 {
         self.pawn_key
+    }
+
+    /// The key of `color`'s pieces other than pawns (king included): equal
+    /// for positions where that colour's pieces stand on the same squares.
+    #[inline]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        self.non_pawn_keys[color.index()]
     }
 
     #[inline]
@@ -259,15 +270,24 @@ impl Position {
 
     // ----- making moves ----------------------------------------------------
 
+    /// XORs `bits` (piece-square keys of `piece`) into the full key and
+    /// into the pawn key or the piece's colour's non-pawn key.
+    #[inline]
+    fn toggle_keys(&mut self, piece: Piece, bits: u64) {
+        self.key ^= bits;
+        if piece.kind() == Kind::Pawn {
+            self.pawn_key ^= bits;
+        } else {
+            self.non_pawn_keys[piece.color().index()] ^= bits;
+        }
+    }
+
     #[inline]
     pub(super) fn put_piece(&mut self, piece: Piece, sq: Square) {
         self.board[sq.index()] = Some(piece);
         self.by_kind[piece.kind().index()] |= sq;
         self.by_color[piece.color().index()] |= sq;
-        self.key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
-        if piece.kind() == Kind::Pawn {
-            self.pawn_key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
-        }
+        self.toggle_keys(piece, zobrist::PIECE_SQUARE[piece.index()][sq.index()]);
         self.psqt += pst::PST[piece.index()][sq.index()];
         self.phase += pst::PHASE_WEIGHT[piece.kind().index()];
     }
@@ -277,10 +297,7 @@ impl Position {
         self.board[sq.index()] = None;
         self.by_kind[piece.kind().index()] ^= sq;
         self.by_color[piece.color().index()] ^= sq;
-        self.key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
-        if piece.kind() == Kind::Pawn {
-            self.pawn_key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
-        }
+        self.toggle_keys(piece, zobrist::PIECE_SQUARE[piece.index()][sq.index()]);
         self.psqt -= pst::PST[piece.index()][sq.index()];
         self.phase -= pst::PHASE_WEIGHT[piece.kind().index()];
     }
@@ -293,10 +310,7 @@ impl Position {
         self.by_kind[piece.kind().index()] ^= both;
         self.by_color[piece.color().index()] ^= both;
         let table = &zobrist::PIECE_SQUARE[piece.index()];
-        self.key ^= table[from.index()] ^ table[to.index()];
-        if piece.kind() == Kind::Pawn {
-            self.pawn_key ^= table[from.index()] ^ table[to.index()];
-        }
+        self.toggle_keys(piece, table[from.index()] ^ table[to.index()]);
         let values = &pst::PST[piece.index()];
         self.psqt += values[to.index()] - values[from.index()];
     }
@@ -421,6 +435,18 @@ impl Position {
             let piece = Piece::new(color, Kind::Pawn);
             for sq in self.pieces_of(color, Kind::Pawn) {
                 key ^= zobrist::PIECE_SQUARE[piece.index()][sq.index()];
+            }
+        }
+        key
+    }
+
+    /// The non-pawn key of `color` computed from scratch (for checking the
+    /// incremental one).
+    pub fn compute_non_pawn_key(&self, color: Color) -> u64 {
+        let mut key = 0;
+        for sq in self.colored(color) & !self.pieces(Kind::Pawn) {
+            if let Some(p) = self.board[sq.index()] {
+                key ^= zobrist::PIECE_SQUARE[p.index()][sq.index()];
             }
         }
         key

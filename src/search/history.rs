@@ -3,6 +3,7 @@
 //! capture history for noisy ones, two killers per ply, and a counter-move
 //! per (piece, destination) of the previous move.
 
+use super::correction::CorrectionHistory;
 use super::params::{
     CAPTURE_HISTORY_MAX, CONTINUATION_HISTORY_MAX, HISTORY_BONUS_LINEAR_FACTOR, HISTORY_BONUS_MAX,
     HISTORY_BONUS_QUADRATIC_FACTOR, HISTORY_MAX,
@@ -54,6 +55,9 @@ pub struct History {
     continuation: [Box<[i16]>; 2],
     killers: [[Move; 2]; MAX_PLY + 1],
     counters: Box<[[Move; 64]; 12]>,
+    /// Not ordering memory, but kept with it: per thread, across searches,
+    /// cleared together.
+    pub correction: CorrectionHistory,
 }
 
 impl Default for History {
@@ -67,6 +71,7 @@ impl Default for History {
             ],
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
             counters: Box::new([[Move::NULL; 64]; 12]),
+            correction: CorrectionHistory::default(),
         }
     }
 }

@@ -8,8 +8,10 @@
 //! - `params`: every tunable number, by heuristic; `tunable`: how they are
 //!   declared, and (feature `tune`) the table behind their UCI options;
 //! - `movepick`, `history`, `see`, `tt`, `time`: ordering, ordering memory,
-//!   exchanges, the transposition table, the clock.
+//!   exchanges, the transposition table, the clock;
+//! - `correction`: static-evaluation correction history.
 
+pub mod correction;
 pub mod history;
 pub mod movepick;
 mod negamax;

@@ -28,6 +28,9 @@ impl Searcher<'_> {
         debug_assert!(ply >= 1, "the root is searched by search_root");
         let pv_node = beta - alpha > 1;
         let in_check = pos.in_check();
+        // Set while singular extensions (step 16) search this node without
+        // its TT move: then the table neither cuts nor stores here.
+        let excluded = self.frames[ply].excluded;
 
         // Step 1. Check extension: never stop a search while in check.
         if in_check {
@@ -51,10 +54,11 @@ impl Searcher<'_> {
             return alpha;
         }
 
-        // Step 5. Transposition table cutoff (not in PV nodes, so the PV stays whole).
+        // Step 5. Transposition table cutoff (not in PV nodes, so the PV
+        // stays whole, nor when a move is excluded: the entry counts it).
         let tt_hit = self.tt.probe(pos.key());
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.mv);
-        if let Some(hit) = tt_hit {
+        if let Some(hit) = tt_hit.filter(|_| excluded.is_null()) {
             let score = score_from_tt(hit.score, ply);
             if !pv_node
                 && hit.depth >= depth
@@ -66,42 +70,69 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 6. Static evaluation, and whether it improved on two plies ago.
-        let static_eval = if in_check {
+        // Step 6. Static evaluation, and whether it improved on two plies
+        // ago. The raw evaluation (from the table when there) is corrected
+        // by what correction history learnt of similar positions; pruning
+        // uses the corrected one, the table keeps the raw one.
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             tt_hit.map_or_else(|| evaluate_cached(pos, &mut self.pawn_cache), |h| h.eval)
         };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.corrected_eval(pos, raw_eval)
+        };
         self.frames[ply].static_eval = static_eval;
+
+        // Step 7. The table's score as a sharper evaluation: a stored search
+        // result bounds the true value, so where its bound says more than the
+        // static evaluation (an exact score, a lower bound above it, an upper
+        // bound below it), pruning decisions use it instead. Improving and
+        // correction history keep the static evaluation; a search without
+        // the TT move cannot use a score that counts it.
+        let mut eval = static_eval;
+        if let Some(hit) = tt_hit.filter(|_| !in_check && excluded.is_null()) {
+            let score = score_from_tt(hit.score, ply);
+            if score.abs() < MATE_BOUND
+                && (hit.bound == Bound::Exact
+                    || (hit.bound == Bound::Lower && score > eval)
+                    || (hit.bound == Bound::Upper && score < eval))
+            {
+                eval = score;
+            }
+        }
         let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
         self.history.clear_killers(ply + 1);
 
         if !pv_node && !in_check {
-            // Step 7. Reverse futility pruning: far above beta at low depth, trust it.
+            // Step 8. Reverse futility pruning: far above beta at low depth, trust it.
             let margin = RFP_MARGIN() * (depth - improving as i32);
-            if depth <= RFP_MAX_DEPTH() && static_eval - margin >= beta && static_eval < MATE_BOUND
-            {
-                return static_eval;
+            if depth <= RFP_MAX_DEPTH() && eval - margin >= beta && eval < MATE_BOUND {
+                return eval;
             }
 
-            // Step 8. Null move pruning: give the opponent a free move; if we
+            // Step 9. Null move pruning: give the opponent a free move; if we
             // still beat beta, the real moves will too. Not without pieces
-            // (zugzwang), not twice in a row.
+            // (zugzwang), not twice in a row, not without the TT move.
             let previous_null = self.frames[ply - 1].played.is_null();
             if depth >= NMP_MIN_DEPTH()
-                && static_eval >= beta
+                && excluded.is_null()
+                && eval >= beta
                 && !previous_null
                 && pos.has_non_pawn_material(pos.side_to_move())
                 && beta > -MATE_BOUND
             {
                 let r = NMP_BASE()
                     + depth / NMP_DEPTH_DIVISOR()
-                    + ((static_eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_REDUCTION_MAX());
+                    + ((eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_REDUCTION_MAX());
                 let mut next = *pos;
                 next.make_null_move();
                 self.set_played(pos, ply, Move::NULL);
                 self.keys.push(next.key());
                 self.frames[ply + 1].plies_from_null = 0;
+                self.frames[ply + 1].double_extensions = self.frames[ply].double_extensions;
                 let score = -self.negamax(&next, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.keys.pop();
                 if self.stopped {
@@ -113,13 +144,24 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 9. Internal iterative reduction: with no TT move to guide us,
+        // Step 10. Internal iterative reduction: with no TT move to guide us,
         // a shallower search here is the better bet.
         if tt_move.is_null() && depth >= IIR_MIN_DEPTH() && (pv_node || cut_node) {
             depth -= 1;
         }
 
-        // Step 10. The move loop.
+        // Whether the TT move may be singular (step 16): its entry is a
+        // lower bound or exact, not a mate, and not much shallower than here.
+        let singular_candidate = excluded.is_null()
+            && depth >= SE_MIN_DEPTH()
+            && (ply as i32) < SE_PLY_FACTOR() * self.root_depth
+            && tt_hit.is_some_and(|hit| {
+                matches!(hit.bound, Bound::Lower | Bound::Exact)
+                    && hit.depth >= depth - SE_TT_DEPTH_DEFICIT_MAX()
+                    && score_from_tt(hit.score, ply).abs() < MATE_BOUND
+            });
+
+        // Step 11. The move loop.
         let previous = self.frames[ply - 1].played;
         let conts = self.continuations(ply);
         let mut picker = MovePicker::new(
@@ -141,6 +183,9 @@ impl Searcher<'_> {
         let side = pos.side_to_move();
 
         while let Some((mv, order)) = picker.next_move(self.history) {
+            if mv == excluded {
+                continue;
+            }
             let is_quiet = !pos.is_noisy(mv);
             let quiet_history = if is_quiet {
                 self.history.quiet_score(pos, mv, &conts)
@@ -151,7 +196,7 @@ impl Searcher<'_> {
             // Pruning only once a move has been searched (so a score exists)
             // and never with only pawns left (zugzwang).
             if best_score > -MATE_BOUND && pos.has_non_pawn_material(side) {
-                // Step 11. Late move pruning: at low depth, late quiet moves rarely matter.
+                // Step 12. Late move pruning: at low depth, late quiet moves rarely matter.
                 let lmp_limit = (LMP_BASE() + depth * depth) as usize
                     / if improving {
                         1
@@ -164,17 +209,17 @@ impl Searcher<'_> {
                     continue;
                 }
 
-                // Step 12. Futility pruning: a quiet move cannot lift a hopeless eval.
+                // Step 13. Futility pruning: a quiet move cannot lift a hopeless eval.
                 if is_quiet
                     && !in_check
                     && depth <= FUTILITY_MAX_DEPTH()
-                    && static_eval + FUTILITY_BASE() + FUTILITY_MARGIN() * depth <= alpha
+                    && eval + FUTILITY_BASE() + FUTILITY_MARGIN() * depth <= alpha
                 {
                     picker.skip_quiets();
                     continue;
                 }
 
-                // Step 13. History pruning: at low depth, a quiet move that has
+                // Step 14. History pruning: at low depth, a quiet move that has
                 // kept failing to cut (here, after these previous moves) is skipped.
                 if is_quiet
                     && !in_check
@@ -184,7 +229,7 @@ impl Searcher<'_> {
                     continue;
                 }
 
-                // Step 14. SEE pruning: moves losing material at low depth.
+                // Step 15. SEE pruning: moves losing material at low depth.
                 let see_margin = if is_quiet {
                     SEE_QUIET_MARGIN() * depth
                 } else {
@@ -198,10 +243,55 @@ impl Searcher<'_> {
                 }
             }
 
+            // Step 16. Singular extensions: when the TT move's lower bound is
+            // trusted, search this node without it at half depth against a
+            // window a little below its score. If every other move fails low
+            // there, the TT move is singular (the position hangs on it):
+            // extend it, by two plies when the others fall well short (not at
+            // PV nodes, and only so many times along one path). If the
+            // others reach beta too, several moves cut: cut here (multi-cut).
+            // If they reach the lowered window but not beta while the TT move
+            // was above beta, the TT move need not be searched as deep.
+            let mut extension = 0;
+            if singular_candidate && mv == tt_move {
+                let tt_score = tt_hit.map_or(0, |hit| score_from_tt(hit.score, ply));
+                let singular_beta = tt_score - SE_MARGIN_FACTOR() * depth / SE_MARGIN_DIVISOR();
+                let singular_depth = (depth - 1) / SE_DEPTH_DIVISOR();
+                self.frames[ply].excluded = mv;
+                let score = self.negamax(
+                    pos,
+                    singular_beta - 1,
+                    singular_beta,
+                    singular_depth,
+                    ply,
+                    cut_node,
+                );
+                self.frames[ply].excluded = Move::NULL;
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    extension = if !pv_node
+                        && score < singular_beta - SE_DOUBLE_MARGIN()
+                        && self.frames[ply].double_extensions < SE_DOUBLE_EXTENSION_MAX()
+                    {
+                        2
+                    } else {
+                        1
+                    };
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if tt_score >= beta {
+                    extension = -1;
+                }
+            }
+
             let mut next = *pos;
             next.make_move(mv);
             self.set_played(pos, ply, mv);
             self.frames[ply + 1].plies_from_null = self.frames[ply].plies_from_null + 1;
+            self.frames[ply + 1].double_extensions =
+                self.frames[ply].double_extensions + (extension >= 2) as i32;
             self.keys.push(next.key());
             moves_searched += 1;
             if is_quiet && quiet_count < quiets_tried.len() {
@@ -212,16 +302,26 @@ impl Searcher<'_> {
                 noisy_count += 1;
             }
 
-            // Step 15. Principal variation search with late move reductions:
-            // late quiet moves get a reduced null-window search first.
-            let new_depth = depth - 1;
+            // Step 17. Principal variation search with late move reductions:
+            // late quiet moves get a reduced null-window search first, and
+            // so do late noisy moves that the move picker found to lose
+            // material (by SEE; under-promotions too), with a share of the
+            // base reduction (they may still win it back tactically).
+            let new_depth = depth - 1 + extension;
             let mut score;
             if moves_searched == 1 {
                 score = -self.negamax(&next, -beta, -alpha, new_depth, ply + 1, false);
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_MIN_DEPTH() && moves_searched > 1 + pv_node as usize && is_quiet {
+                let bad_noisy = !is_quiet && order < GOOD_NOISY_SCORE;
+                if depth >= LMR_MIN_DEPTH()
+                    && moves_searched > 1 + pv_node as usize
+                    && (is_quiet || bad_noisy)
+                {
                     reduction = lmr_reduction(depth, moves_searched);
+                    if bad_noisy {
+                        reduction = reduction * LMR_BAD_NOISY_FACTOR() / LMR_BAD_NOISY_DIVISOR();
+                    }
                     reduction += LMR_CUT_NODE_FACTOR() * cut_node as i32;
                     reduction -= LMR_PV_NODE_FACTOR() * pv_node as i32;
                     reduction += LMR_NOT_IMPROVING_FACTOR() * !improving as i32;
@@ -265,12 +365,19 @@ impl Searcher<'_> {
             }
         }
         // The first move is never pruned (pruning needs a score), so no
-        // move searched means no legal move: mate or stalemate.
+        // move searched means no legal move: mate or stalemate, unless the
+        // one legal move was excluded (then the others fail low).
         if moves_searched == 0 {
-            return if in_check { mated_in(ply) } else { 0 };
+            return if !excluded.is_null() {
+                alpha
+            } else if in_check {
+                mated_in(ply)
+            } else {
+                0
+            };
         }
 
-        // Step 16. Ordering memory: reward the move that cut (in quiet or
+        // Step 18. Ordering memory: reward the move that cut (in quiet or
         // capture history), punish the quiet moves tried before a quiet
         // cutoff, and the noisy moves tried before any cutoff.
         if best_score >= beta {
@@ -294,7 +401,6 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 17. Store the result.
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -302,11 +408,34 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
+
+        // Step 19. Correction history: the search's verdict on the raw
+        // evaluation teaches the correction tables, unless it is a mate, a
+        // noisy best move (the evaluation does not see captures coming), or
+        // a bound that says nothing against the evaluation (a fail high at
+        // or below it, a fail low at or above it).
+        if !in_check
+            && excluded.is_null()
+            && (best_move.is_null() || !pos.is_noisy(best_move))
+            && best_score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.history
+                .correction
+                .update(pos, depth, best_score - raw_eval);
+        }
+
+        // Step 20. Store the result (with the raw evaluation), unless a move
+        // was excluded (the result is not the node's).
+        if !excluded.is_null() {
+            return best_score;
+        }
         self.tt.store(
             pos.key(),
             best_move,
             score_to_tt(best_score, ply),
-            static_eval.max(-INFINITY + 1).clamp(-MATE, MATE),
+            raw_eval.max(-INFINITY + 1).clamp(-MATE, MATE),
             depth,
             bound,
         );

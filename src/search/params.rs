@@ -25,7 +25,10 @@
 //!
 //! Plain `pub const`s are not tuned: the floating-point time factors,
 //! `STABILITY_FACTORS` and `SEE_PIECE_VALUES` (not integers), array
-//! lengths (`HISTORY_MALUS_MOVES`, `CAPTURE_HISTORY_MALUS_MOVES`), the `Move Overhead` option's default
+//! lengths (`HISTORY_MALUS_MOVES`, `CAPTURE_HISTORY_MALUS_MOVES`,
+//! `CORRECTION_HISTORY_ENTRY_COUNT`), the storage scale of correction
+//! history (`CORRECTION_HISTORY_UNIT_FACTOR`, `CORRECTION_HISTORY_FACTOR_DIVISOR`:
+//! their tunable counterparts are the weights), the `Move Overhead` option's default
 //! (`DEFAULT_MOVE_OVERHEAD_MS`, already an option) and when fail lines are
 //! printed (`ASPIRATION_REPORT_AFTER_MS`, no effect on play).
 //!
@@ -35,31 +38,54 @@
 use super::tunable::search_params;
 
 search_params! {
-    // Reverse futility pruning (negamax step 7): at shallow depth, a static
-    // evaluation this far above beta is trusted to hold.
+    // Static-evaluation correction history (negamax steps 6 and 19): what
+    // searches found the raw evaluation to miss, remembered by side to move
+    // and by pawn structure, and by each colour's other pieces. The
+    // corrected evaluation drives pruning and quiescence's stand pat.
+    /// Entries per table (a power of two; an array length: not tunable).
+    pub const CORRECTION_HISTORY_ENTRY_COUNT: usize = 16_384;
+    /// Entries hold centipawns times this (room for slow averaging).
+    pub const CORRECTION_HISTORY_UNIT_FACTOR: i32 = 256;
+    /// An entry stays within ±CORRECTION_HISTORY_MAX centipawns.
+    pub tunable CORRECTION_HISTORY_MAX: i32 = 64, 16..=256, step 8;
+    /// After a search to `depth`, an entry moves this share of the way to
+    /// the search's verdict: `min(depth, CORRECTION_HISTORY_WEIGHT_MAX) /
+    /// CORRECTION_HISTORY_WEIGHT_DIVISOR` (keep the maximum at most the divisor).
+    pub tunable CORRECTION_HISTORY_WEIGHT_MAX: i32 = 16, 1..=64, step 2;
+    pub tunable CORRECTION_HISTORY_WEIGHT_DIVISOR: i32 = 128, 64..=512, step 12;
+    /// The correction is the pawn entry times `CORRECTION_HISTORY_PAWN_FACTOR`
+    /// plus both non-pawn entries times `CORRECTION_HISTORY_NON_PAWN_FACTOR`,
+    /// over `CORRECTION_HISTORY_FACTOR_DIVISOR`.
+    pub tunable CORRECTION_HISTORY_PAWN_FACTOR: i32 = 128, 0..=256, step 12;
+    pub tunable CORRECTION_HISTORY_NON_PAWN_FACTOR: i32 = 64, 0..=256, step 12;
+    pub const CORRECTION_HISTORY_FACTOR_DIVISOR: i32 = 128;
+
+    // Reverse futility pruning (negamax step 8): at shallow depth, an
+    // evaluation (static, or the sharper TT score of step 7) this far above
+    // beta is trusted to hold.
     /// Deepest node where reverse futility pruning applies.
     pub tunable RFP_MAX_DEPTH: i32 = 8, 2..=14, step 1;
     /// Margin per ply of depth (one ply less when the evaluation is improving).
     pub tunable RFP_MARGIN: i32 = 80, 20..=200, step 8;
 
-    // Null move pruning (negamax step 8): pass, and if a reduced search still
+    // Null move pruning (negamax step 9): pass, and if a reduced search still
     // beats beta, so will a real move.
     /// Shallowest node where a null move is tried.
     pub tunable NMP_MIN_DEPTH: i32 = 3, 1..=8, step 1;
     /// The reduction is `NMP_BASE + depth / NMP_DEPTH_DIVISOR`, plus one ply per
-    /// `NMP_EVAL_DIVISOR` centipawns the static evaluation exceeds beta (at most
+    /// `NMP_EVAL_DIVISOR` centipawns the evaluation (step 7) exceeds beta (at most
     /// `NMP_EVAL_REDUCTION_MAX`).
     pub tunable NMP_BASE: i32 = 3, 1..=6, step 1;
     pub tunable NMP_DEPTH_DIVISOR: i32 = 4, 1..=10, step 1;
     pub tunable NMP_EVAL_DIVISOR: i32 = 200, 50..=500, step 20;
     pub tunable NMP_EVAL_REDUCTION_MAX: i32 = 3, 0..=6, step 1;
 
-    // Internal iterative reduction (negamax step 9).
+    // Internal iterative reduction (negamax step 10).
     /// From this depth on, a PV or cut node without a TT move is searched one
     /// ply shallower.
     pub tunable IIR_MIN_DEPTH: i32 = 4, 2..=10, step 1;
 
-    // Late move pruning (negamax step 11): quiet moves after the first
+    // Late move pruning (negamax step 12): quiet moves after the first
     // `(LMP_BASE + depth²) / (1 or LMP_NOT_IMPROVING_DIVISOR)` are skipped.
     /// Deepest node where late move pruning applies.
     pub tunable LMP_MAX_DEPTH: i32 = 8, 2..=16, step 1;
@@ -67,15 +93,16 @@ search_params! {
     /// The move budget is divided by this when the evaluation is not improving.
     pub tunable LMP_NOT_IMPROVING_DIVISOR: i32 = 2, 1..=4, step 1;
 
-    // Futility pruning (negamax step 12): quiet moves are skipped when
-    // `static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha`.
+    // Futility pruning (negamax step 13): quiet moves are skipped when
+    // `eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha` (`eval` as in
+    // step 7).
     /// Deepest node where futility pruning applies.
     pub tunable FUTILITY_MAX_DEPTH: i32 = 6, 1..=12, step 1;
     pub tunable FUTILITY_BASE: i32 = 100, 0..=300, step 15;
     /// Margin per ply of depth.
     pub tunable FUTILITY_MARGIN: i32 = 90, 20..=250, step 10;
 
-    // History pruning (negamax step 13): a quiet move is skipped when its
+    // History pruning (negamax step 14): a quiet move is skipped when its
     // combined quiet history (butterfly + continuation) is below
     // `-HISTORY_PRUNING_FACTOR * depth`.
     /// Deepest node where history pruning applies.
@@ -83,7 +110,29 @@ search_params! {
     /// History units per ply of depth.
     pub tunable HISTORY_PRUNING_FACTOR: i32 = 2_048, 256..=8_192, step 300;
 
-    // SEE pruning (negamax step 14): moves whose exchange loses more than the
+    // Singular extensions (negamax step 16): the TT move is extended when
+    // the node searched without it (at `(depth - 1) / SE_DEPTH_DIVISOR`)
+    // fails low against `tt_score - SE_MARGIN_FACTOR * depth / SE_MARGIN_DIVISOR`.
+    /// Shallowest node where singular extensions are tried.
+    pub tunable SE_MIN_DEPTH: i32 = 8, 4..=14, step 1;
+    /// Only at plies below this times the iteration's depth (no runaway extensions).
+    pub tunable SE_PLY_FACTOR: i32 = 2, 1..=4, step 1;
+    /// The TT entry may be at most this many plies shallower than the node.
+    pub tunable SE_TT_DEPTH_DEFICIT_MAX: i32 = 3, 0..=6, step 1;
+    /// Centipawns per ply of depth below the TT score, times
+    /// `SE_MARGIN_FACTOR / SE_MARGIN_DIVISOR`.
+    pub tunable SE_MARGIN_FACTOR: i32 = 32, 8..=96, step 4;
+    pub tunable SE_MARGIN_DIVISOR: i32 = 16, 8..=32, step 2;
+    /// With `SE_MIN_DEPTH` at least 4 this keeps the search without the TT
+    /// move in negamax (depth at least 1), which honours the exclusion.
+    pub tunable SE_DEPTH_DIVISOR: i32 = 2, 2..=3, step 1;
+    /// Two plies of extension (non-PV nodes) when the search without the TT
+    /// move falls this far below the singular window...
+    pub tunable SE_DOUBLE_MARGIN: i32 = 20, 0..=100, step 5;
+    /// ...at most this many times along one path.
+    pub tunable SE_DOUBLE_EXTENSION_MAX: i32 = 6, 0..=16, step 1;
+
+    // SEE pruning (negamax step 15): moves whose exchange loses more than the
     // margin are skipped. Quiet moves: `SEE_QUIET_MARGIN * depth`; noisy moves:
     // `SEE_NOISY_MARGIN * depth²`.
     /// Deepest node where SEE pruning applies.
@@ -91,9 +140,9 @@ search_params! {
     pub tunable SEE_QUIET_MARGIN: i32 = -60, -200..=0, step 10;
     pub tunable SEE_NOISY_MARGIN: i32 = -25, -100..=0, step 5;
 
-    // Late move reductions (negamax step 15). The base reduction comes from the
+    // Late move reductions (negamax step 17). The base reduction comes from the
     // generated table; these adjust it.
-    /// Shallowest node where late quiet moves are reduced (at least 2: the
+    /// Shallowest node where late moves are reduced (at least 2: the
     /// reduction is clamped to `0..=depth - 2`).
     pub tunable LMR_MIN_DEPTH: i32 = 3, 2..=8, step 1;
     /// One ply less reduction per this much combined quiet-history score
@@ -107,11 +156,17 @@ search_params! {
     pub tunable LMR_NOT_IMPROVING_FACTOR: i32 = 1, 0..=3, step 1;
     pub tunable LMR_PV_NODE_FACTOR: i32 = 1, 0..=3, step 1;
     pub tunable LMR_GIVES_CHECK_FACTOR: i32 = 1, 0..=3, step 1;
+    /// Late noisy moves that lose material (SEE, by the move picker) are
+    /// reduced too: the table's reduction times
+    /// `LMR_BAD_NOISY_FACTOR / LMR_BAD_NOISY_DIVISOR`, then the same
+    /// adjustments as quiet moves (no history term).
+    pub tunable LMR_BAD_NOISY_FACTOR: i32 = 3, 0..=8, step 1;
+    pub tunable LMR_BAD_NOISY_DIVISOR: i32 = 4, 1..=8, step 1;
     /// Quiet moves remembered per node for the history malus after a cutoff
     /// (an array length: not tunable at run time).
     pub const HISTORY_MALUS_MOVES: usize = 64;
 
-    // Quiet-move history (ordering memory, negamax step 16): butterfly
+    // Quiet-move history (ordering memory, negamax step 18): butterfly
     // [side][from][to] and continuation [previous piece][previous
     // destination][piece][destination] for the moves one and two plies back,
     // summed for ordering, LMR and history pruning.
@@ -128,7 +183,7 @@ search_params! {
     /// plies back) stay within ±CONTINUATION_HISTORY_MAX (stored in 16 bits).
     pub tunable CONTINUATION_HISTORY_MAX: i32 = 16_384, 4_096..=30_000, step 1_400;
 
-    // Capture history (ordering memory for noisy moves, negamax step 16):
+    // Capture history (ordering memory for noisy moves, negamax step 18):
     // [moving piece][destination][captured kind], the same bonus as quiet
     // history for the noisy move that cut, the malus for noisy moves tried
     // before it.

@@ -37,11 +37,18 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 2. Stand pat: out of check the side to move may decline every capture.
-        let static_eval = if in_check {
+        // Step 2. Stand pat: out of check the side to move may decline every
+        // capture. It stands on the evaluation as corrected by correction
+        // history; the table keeps the raw one.
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             tt_hit.map_or_else(|| evaluate_cached(pos, &mut self.pawn_cache), |h| h.eval)
+        };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.corrected_eval(pos, raw_eval)
         };
         let mut best = static_eval;
         if !in_check {
@@ -103,7 +110,7 @@ impl Searcher<'_> {
             pos.key(),
             best_move,
             score_to_tt(best, ply),
-            if in_check { 0 } else { static_eval },
+            if in_check { 0 } else { raw_eval },
             0,
             bound,
         );

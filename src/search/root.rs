@@ -107,7 +107,8 @@ impl Searcher<'_> {
         self.frames[0].static_eval = if pos.in_check() {
             -INFINITY
         } else {
-            evaluate_cached(pos, &mut self.pawn_cache)
+            let raw = evaluate_cached(pos, &mut self.pawn_cache);
+            self.corrected_eval(pos, raw)
         };
         let mut best = -INFINITY;
         for i in first..self.root_moves.len() {
@@ -180,6 +181,7 @@ impl Searcher<'_> {
         // Helper threads start at staggered depths so they explore differently.
         let start_depth = 1 + (thread_index % HELPER_START_DEPTH_COUNT()) as i32;
         for depth in start_depth..=max_depth {
+            self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
             }

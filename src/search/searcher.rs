@@ -3,6 +3,7 @@
 
 use super::history::{Continuations, History};
 use super::root::RootMove;
+use super::score::MATE_BOUND;
 use super::threads::{SearchRequest, Signals};
 use super::time::{Limits, TimeManager};
 use super::tt::TranspositionTable;
@@ -25,6 +26,11 @@ pub(super) struct Frame {
     pub moved: Option<Piece>,
     /// Plies since the last null move or the root's last irreversible move.
     pub plies_from_null: usize,
+    /// A move this node's search skips (singular extensions' search of the
+    /// node without its TT move), or `Move::NULL`.
+    pub excluded: Move,
+    /// Double singular extensions on the path to this ply.
+    pub double_extensions: i32,
 }
 
 /// One thread's search.
@@ -49,6 +55,8 @@ pub(super) struct Searcher<'a> {
     pub pv_len: [usize; MAX_PLY + 2],
     pub root_moves: Vec<RootMove>,
     pub completed_depth: i32,
+    /// The depth of the current iteration.
+    pub root_depth: i32,
     /// The clock was restarted at `ponderhit`.
     pub ponder_clock_restarted: bool,
     /// This thread's pawn-structure cache for the evaluation.
@@ -91,6 +99,7 @@ impl<'a> Searcher<'a> {
             pv_len: [0; MAX_PLY + 2],
             root_moves: Vec::new(),
             completed_depth: 0,
+            root_depth: 0,
             ponder_clock_restarted: false,
             pawn_cache: PawnCache::default(),
         }
@@ -206,6 +215,13 @@ impl<'a> Searcher<'a> {
             back += 2;
         }
         false
+    }
+
+    /// `raw`, the evaluation of `pos` (not in check), plus what correction
+    /// history says it misses, kept clear of mate scores.
+    #[inline]
+    pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
+        (raw + self.history.correction.correction(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Records the move played from `pos` at `ply` (`Move::NULL`: a null move).
