@@ -13,22 +13,24 @@ use crate::tables::eval::{
     PAWN_STORM, SAFE_CHECK_UNITS,
 };
 
-/// King safety of `color`, packed, from its own point of view.
-pub fn evaluate<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &mut T) -> i32 {
-    let mut terms = Terms::new(color, trace);
-    pawn_cover(pos, color, &mut terms);
+/// The danger to `color`'s king from enemy pieces, packed, from `color`'s
+/// own point of view (the pawn cover is `pawn_cover`, cached with the pawns).
+pub fn danger<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &mut T) -> i32 {
     let attackers = info.king_attackers[color.index()];
-    if attackers >= KING_DANGER_MIN_ATTACKERS {
-        let units = info.king_units[color.index()] + safe_check_units(pos, color, info);
-        terms.add(KING_DANGER[(units as usize).min(KING_DANGER.len() - 1)]);
+    if attackers < KING_DANGER_MIN_ATTACKERS {
+        return 0;
     }
+    let mut terms = Terms::new(color, trace);
+    let units = info.king_units[color.index()] + safe_check_units(pos, color, info);
+    terms.add(KING_DANGER[(units as usize).min(KING_DANGER.len() - 1)]);
     terms.score
 }
 
 /// Shield pawns, storming pawns and open files on the king's file and its
-/// neighbours.
-#[inline]
-fn pawn_cover<T: Trace>(pos: &Position, color: Color, terms: &mut Terms<T>) {
+/// neighbours: `color`'s packed score, own point of view. Depends only on
+/// the pawns and `color`'s king square.
+pub fn pawn_cover<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> i32 {
+    let mut terms = Terms::new(color, trace);
     let king = pos.king(color);
     let ours = pos.pieces_of(color, Kind::Pawn);
     let theirs = pos.pieces_of(!color, Kind::Pawn);
@@ -63,6 +65,7 @@ fn pawn_cover<T: Trace>(pos: &Position, color: Color, terms: &mut Terms<T>) {
             }
         }
     }
+    terms.score
 }
 
 /// Each file of a set of whole files.
