@@ -95,13 +95,14 @@ pub struct Breakdown {
 
 /// The evaluation of `pos` in centipawns, for the side to move (without a
 /// pawn cache: for callers outside the search).
-#[inline]
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, None, &mut NoTrace).total
 }
 
-/// `evaluate`, reading and filling a pawn cache (the search's).
-#[inline]
+/// `evaluate`, reading and filling a pawn cache (the search's). One
+/// out-of-line copy for all the search's call sites, with `evaluate_with`
+/// inlined into it so that only the total is computed and stored.
+#[inline(never)]
 pub fn evaluate_cached(pos: &Position, cache: &mut PawnCache) -> i32 {
     evaluate_with(pos, Some(cache), &mut NoTrace).total
 }
@@ -114,7 +115,7 @@ pub fn breakdown(pos: &Position) -> Breakdown {
 /// The evaluation, reporting every weight it uses to `trace`. The pawn
 /// cache (pawn structure and king pawn cover) is used only when not
 /// tracing (a cached score has no trace).
-#[inline]
+#[inline(always)]
 fn evaluate_with<T: Trace>(
     pos: &Position,
     cache: Option<&mut PawnCache>,

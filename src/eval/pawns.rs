@@ -74,6 +74,7 @@ fn stop_square(color: Color, sq: Square) -> Square {
 
 /// What `color`'s passed pawns (`info.passed`) are worth given the other
 /// pieces: blocked, a free path to promotion, the kings' distances.
+#[inline]
 pub fn passers<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &mut T) -> i32 {
     let mut terms = Terms::new(color, trace);
     let occupied = pos.occupied();
