@@ -1,14 +1,15 @@
 //! The pawn cache: the pawn-structure scores and passed pawns of recently
-//! seen pawn structures, keyed by `Position::pawn_key`, with each side's
-//! king pawn cover (which depends only on the pawns and that king's square)
-//! for the king square it was last computed for. One per search thread
-//! (`Searcher` owns it), so it needs no locking.
+//! seen pawn structures, keyed by `Position::pawn_key`, and the kings' pawn
+//! covers (which depend only on the pawns and that king's square), keyed by
+//! the pawn key and the king. One per search thread (`Searcher` owns it),
+//! so it needs no locking.
 
-use super::weight::Trace;
+use super::weight::{NoTrace, Trace};
 use super::{king, pawns};
-use crate::chess::{Bitboard, Color, Position, Square};
+use crate::chess::{Bitboard, Color, Kind, Piece, Position, Square};
+use crate::tables::zobrist;
 
-/// Entries in a cache (a power of two): 40 bytes each.
+/// Entries in the pawn-structure table (a power of two): 24 bytes each.
 const ENTRIES: usize = 1 << 13;
 
 /// What the evaluation takes from the pawns (and the kings' squares).
@@ -47,23 +48,43 @@ struct Entry {
     structure: [i32; 2],
     /// Both sides' passed pawns.
     passed: Bitboard,
-    /// The king square each side's `cover` was computed for; `None`: not yet.
-    king: [Option<Square>; 2],
-    /// `king::pawn_cover` scores, packed, `[White, Black]`.
-    cover: [i32; 2],
 }
 
-/// A direct-mapped table of pawn-structure evaluations. The empty entry
-/// (key 0, no king cover yet) is the right structure for the key of no pawns
-/// at all (0).
+/// Entries in the king-cover table (a power of two): 16 bytes each.
+const COVER_ENTRIES: usize = 1 << 13;
+
+/// One side's cached `king::pawn_cover`.
+#[derive(Clone, Copy, Default)]
+struct CoverEntry {
+    /// `cover_key` of the pawns and the king.
+    key: u64,
+    /// The packed score, the king's side's own view.
+    score: i32,
+}
+
+/// The key of a pawn structure with `color`'s king on `king`: the pawn key
+/// with the king's Zobrist key added, so one table holds both sides' kings.
+#[inline]
+fn cover_key(pawn_key: u64, color: Color, king: Square) -> u64 {
+    pawn_key ^ zobrist::PIECE_SQUARE[Piece::new(color, Kind::King).index()][king.index()]
+}
+
+/// Direct-mapped tables of pawn-structure evaluations and of king pawn
+/// covers (kings move more often than pawns, so the covers of one structure
+/// get entries of their own, one per king square seen). An empty entry
+/// (key 0) is the right structure for the key of no pawns at all (0); an
+/// empty cover entry would match only a cover key of 0, a pawn key equal to
+/// the king's Zobrist key: as unlikely as any other 64-bit key collision.
 pub struct PawnCache {
     entries: Vec<Entry>,
+    covers: Vec<CoverEntry>,
 }
 
 impl Default for PawnCache {
     fn default() -> Self {
         PawnCache {
             entries: vec![Entry::default(); ENTRIES],
+            covers: vec![CoverEntry::default(); COVER_ENTRIES],
         }
     }
 }
@@ -72,7 +93,6 @@ impl PawnCache {
     /// `PawnScores::compute(pos, NoTrace)`, from the cache where it can.
     #[inline]
     pub fn probe(&mut self, pos: &Position) -> PawnScores {
-        use super::weight::NoTrace;
         let key = pos.pawn_key();
         let entry = &mut self.entries[key as usize & (ENTRIES - 1)];
         if entry.key != key {
@@ -82,21 +102,27 @@ impl PawnCache {
                 key,
                 structure: [white, black],
                 passed: white_passed | black_passed,
-                ..Entry::default()
             };
         }
-        for color in [Color::White, Color::Black] {
-            let c = color.index();
-            let king = Some(pos.king(color));
-            if entry.king[c] != king {
-                entry.king[c] = king;
-                entry.cover[c] = king::pawn_cover(pos, color, &mut NoTrace);
-            }
-        }
+        let (structure, passed) = (entry.structure, entry.passed);
         PawnScores {
-            structure: entry.structure,
-            passed: entry.passed,
-            cover: entry.cover,
+            structure,
+            passed,
+            cover: [self.cover(pos, Color::White), self.cover(pos, Color::Black)],
         }
+    }
+
+    /// `king::pawn_cover(pos, color, NoTrace)`, from the cache where it can.
+    #[inline]
+    fn cover(&mut self, pos: &Position, color: Color) -> i32 {
+        let key = cover_key(pos.pawn_key(), color, pos.king(color));
+        let entry = &mut self.covers[key as usize & (COVER_ENTRIES - 1)];
+        if entry.key != key {
+            *entry = CoverEntry {
+                key,
+                score: king::pawn_cover(pos, color, &mut NoTrace),
+            };
+        }
+        entry.score
     }
 }
