@@ -4,7 +4,7 @@
 //! up in `KING_DANGER`).
 //! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
 
-use super::info::{adjacent_files, ranks_ahead, relative_rank_mask, EvalInfo};
+use super::info::{adjacent_files, beside, forward, ranks_ahead, EvalInfo};
 use super::weight::{Terms, Trace};
 use crate::chess::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, Kind, Position};
@@ -34,24 +34,15 @@ pub fn pawn_cover<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> i32 
     let king = pos.king(color);
     let ours = pos.pieces_of(color, Kind::Pawn);
     let theirs = pos.pieces_of(!color, Kind::Pawn);
+    // The squares one and two ranks in front of the king (none past the
+    // last rank) and their neighbours.
+    let front = forward(color, Bitboard::from_square(king));
+    for (i, row) in [front, forward(color, front)].into_iter().enumerate() {
+        terms.add_times(KING_SHIELD[i], (ours & row).count() as i32);
+        terms.add_times(KING_SHIELD[2 + i], (ours & beside(row)).count() as i32);
+    }
     let own_file = Bitboard::file(king.file());
     let side_files = adjacent_files(king.file());
-    let king_rank = match color {
-        Color::White => king.rank(),
-        Color::Black => 7 - king.rank(),
-    };
-    for step in 1..=2u8 {
-        if king_rank + step > 7 {
-            break;
-        }
-        let rank = relative_rank_mask(color, king_rank + step);
-        let i = step as usize - 1;
-        terms.add_times(KING_SHIELD[i], (ours & rank & own_file).count() as i32);
-        terms.add_times(
-            KING_SHIELD[2 + i],
-            (ours & rank & side_files).count() as i32,
-        );
-    }
     let files = own_file | side_files;
     for sq in theirs & files & ranks_ahead(color, king) {
         terms.add(PAWN_STORM[sq.rank().abs_diff(king.rank()) as usize]);

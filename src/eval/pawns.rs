@@ -5,7 +5,9 @@
 
 #[cfg(test)]
 use super::info::{adjacent_files, front_span, ranks_ahead};
-use super::info::{file_ahead, forward, king_distance, pawn_set_attacks, relative_rank, EvalInfo};
+use super::info::{
+    beside, file_ahead, forward, king_distance, pawn_set_attacks, relative_rank, EvalInfo,
+};
 use super::weight::{Terms, Trace};
 #[cfg(test)]
 use crate::chess::attacks::pawn_attacks;
@@ -50,14 +52,6 @@ pub fn structure<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> (i32,
         terms.add(SUPPORTED_PAWN[relative_rank(color, sq)]);
     }
     (terms.score, passed)
-}
-
-/// The squares next to those of `set` on the same rank (not `set` itself,
-/// unless two of its squares are neighbours).
-#[inline]
-fn beside(set: Bitboard) -> Bitboard {
-    let s = set.0;
-    Bitboard(((s & !Bitboard::FILE_H.0) << 1) | ((s & !Bitboard::FILE_A.0) >> 1))
 }
 
 /// The squares attacked by `color`'s pawns on `pawns`, in two halves: by
@@ -175,7 +169,7 @@ fn stop_square(color: Color, sq: Square) -> Square {
 
 /// What `color`'s passed pawns (`info.passed`) are worth given the other
 /// pieces: blocked, a free path to promotion, the kings' distances.
-#[inline]
+#[inline(always)]
 pub fn passers<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &mut T) -> i32 {
     let mut terms = Terms::new(color, trace);
     let occupied = pos.occupied();

@@ -16,7 +16,7 @@ pub const NORMAL: i32 = 128;
 /// The endgame scale factor (of 128) for `pos`, whose endgame score is
 /// `eg_white` from White's point of view: the side ahead is the one it
 /// favours.
-#[inline]
+#[inline(always)]
 pub fn eg_scale(pos: &Position, eg_white: i32) -> i32 {
     if eg_white == 0 {
         return NORMAL;
