@@ -75,17 +75,26 @@ fn cover_key(pawn_key: u64, color: Color, king: Square) -> u64 {
 /// (key 0) is the right structure for the key of no pawns at all (0); an
 /// empty cover entry would match only a cover key of 0, a pawn key equal to
 /// the king's Zobrist key: as unlikely as any other 64-bit key collision.
+/// (Fixed-size arrays, so that indexing by a masked key needs no bounds check.)
 pub struct PawnCache {
-    entries: Vec<Entry>,
-    covers: Vec<CoverEntry>,
+    entries: Box<[Entry; ENTRIES]>,
+    covers: Box<[CoverEntry; COVER_ENTRIES]>,
 }
 
 impl Default for PawnCache {
     fn default() -> Self {
         PawnCache {
-            entries: vec![Entry::default(); ENTRIES],
-            covers: vec![CoverEntry::default(); COVER_ENTRIES],
+            entries: boxed_array(),
+            covers: boxed_array(),
         }
+    }
+}
+
+/// A heap array of default values (built on the heap, not on the stack).
+fn boxed_array<T: Clone + Default, const N: usize>() -> Box<[T; N]> {
+    match vec![T::default(); N].into_boxed_slice().try_into() {
+        Ok(array) => array,
+        Err(_) => unreachable!("the vector has N elements"),
     }
 }
 
