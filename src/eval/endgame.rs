@@ -37,7 +37,16 @@ pub fn can_force_mate(pos: &Position, color: Color) -> bool {
 /// side has a bare king and the other can force mate (see `can_force_mate`).
 /// `white` is the rest of the evaluation (White's view); the term is cut so
 /// that their sum stays within `MAX_WIN_SCORE`.
+#[inline]
 pub fn evaluate(pos: &Position, white: i32) -> i32 {
+    if pos.colored(Color::White).several() && pos.colored(Color::Black).several() {
+        return 0;
+    }
+    mating_term(pos, white)
+}
+
+/// `evaluate` when one side has at most one piece (its king).
+fn mating_term(pos: &Position, white: i32) -> i32 {
     for strong in [Color::White, Color::Black] {
         let weak = !strong;
         if !pos.colored(weak).several() && can_force_mate(pos, strong) {

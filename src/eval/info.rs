@@ -117,6 +117,14 @@ pub fn adjacent_files(file: u8) -> Bitboard {
     Bitboard(((f.0 << 1) & !Bitboard::FILE_A.0) | ((f.0 >> 1) & !Bitboard::FILE_H.0))
 }
 
+/// The squares next to those of `set` on the same rank (not `set` itself,
+/// unless two of its squares are neighbours).
+#[inline]
+pub fn beside(set: Bitboard) -> Bitboard {
+    let s = set.0;
+    Bitboard(((s & !Bitboard::FILE_H.0) << 1) | ((s & !Bitboard::FILE_A.0) >> 1))
+}
+
 /// Squares strictly in front of `sq` (from `color`'s side) on every file.
 #[inline]
 pub fn ranks_ahead(color: Color, sq: Square) -> Bitboard {

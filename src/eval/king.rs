@@ -4,7 +4,7 @@
 //! up in `KING_DANGER`).
 //! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
 
-use super::info::{adjacent_files, ranks_ahead, relative_rank_mask, EvalInfo};
+use super::info::{adjacent_files, beside, forward, ranks_ahead, EvalInfo};
 use super::weight::{Terms, Trace};
 use crate::chess::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, Kind, Position};
@@ -13,43 +13,36 @@ use crate::tables::eval::{
     PAWN_STORM, SAFE_CHECK_UNITS,
 };
 
-/// King safety of `color`, packed, from its own point of view.
-pub fn evaluate<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &mut T) -> i32 {
-    let mut terms = Terms::new(color, trace);
-    pawn_cover(pos, color, &mut terms);
+/// The danger to `color`'s king from enemy pieces, packed, from `color`'s
+/// own point of view (the pawn cover is `pawn_cover`, cached with the pawns).
+pub fn danger<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &mut T) -> i32 {
     let attackers = info.king_attackers[color.index()];
-    if attackers >= KING_DANGER_MIN_ATTACKERS {
-        let units = info.king_units[color.index()] + safe_check_units(pos, color, info);
-        terms.add(KING_DANGER[(units as usize).min(KING_DANGER.len() - 1)]);
+    if attackers < KING_DANGER_MIN_ATTACKERS {
+        return 0;
     }
+    let mut terms = Terms::new(color, trace);
+    let units = info.king_units[color.index()] + safe_check_units(pos, color, info);
+    terms.add(KING_DANGER[(units as usize).min(KING_DANGER.len() - 1)]);
     terms.score
 }
 
 /// Shield pawns, storming pawns and open files on the king's file and its
-/// neighbours.
-#[inline]
-fn pawn_cover<T: Trace>(pos: &Position, color: Color, terms: &mut Terms<T>) {
+/// neighbours: `color`'s packed score, own point of view. Depends only on
+/// the pawns and `color`'s king square.
+pub fn pawn_cover<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> i32 {
+    let mut terms = Terms::new(color, trace);
     let king = pos.king(color);
     let ours = pos.pieces_of(color, Kind::Pawn);
     let theirs = pos.pieces_of(!color, Kind::Pawn);
+    // The squares one and two ranks in front of the king (none past the
+    // last rank) and their neighbours.
+    let front = forward(color, Bitboard::from_square(king));
+    for (i, row) in [front, forward(color, front)].into_iter().enumerate() {
+        terms.add_times(KING_SHIELD[i], (ours & row).count() as i32);
+        terms.add_times(KING_SHIELD[2 + i], (ours & beside(row)).count() as i32);
+    }
     let own_file = Bitboard::file(king.file());
     let side_files = adjacent_files(king.file());
-    let king_rank = match color {
-        Color::White => king.rank(),
-        Color::Black => 7 - king.rank(),
-    };
-    for step in 1..=2u8 {
-        if king_rank + step > 7 {
-            break;
-        }
-        let rank = relative_rank_mask(color, king_rank + step);
-        let i = step as usize - 1;
-        terms.add_times(KING_SHIELD[i], (ours & rank & own_file).count() as i32);
-        terms.add_times(
-            KING_SHIELD[2 + i],
-            (ours & rank & side_files).count() as i32,
-        );
-    }
     let files = own_file | side_files;
     for sq in theirs & files & ranks_ahead(color, king) {
         terms.add(PAWN_STORM[sq.rank().abs_diff(king.rank()) as usize]);
@@ -63,6 +56,7 @@ fn pawn_cover<T: Trace>(pos: &Position, color: Color, terms: &mut Terms<T>) {
             }
         }
     }
+    terms.score
 }
 
 /// Each file of a set of whole files.

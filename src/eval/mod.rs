@@ -18,6 +18,7 @@ mod threats;
 pub mod weight;
 
 pub use pawn_cache::PawnCache;
+use pawn_cache::PawnScores;
 
 use crate::chess::{Bitboard, Color, Kind, Position};
 use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TEMPO};
@@ -94,13 +95,14 @@ pub struct Breakdown {
 
 /// The evaluation of `pos` in centipawns, for the side to move (without a
 /// pawn cache: for callers outside the search).
-#[inline]
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, None, &mut NoTrace).total
 }
 
-/// `evaluate`, reading and filling a pawn cache (the search's).
-#[inline]
+/// `evaluate`, reading and filling a pawn cache (the search's). One
+/// out-of-line copy for all the search's call sites, with `evaluate_with`
+/// inlined into it so that only the total is computed and stored.
+#[inline(never)]
 pub fn evaluate_cached(pos: &Position, cache: &mut PawnCache) -> i32 {
     evaluate_with(pos, Some(cache), &mut NoTrace).total
 }
@@ -111,8 +113,9 @@ pub fn breakdown(pos: &Position) -> Breakdown {
 }
 
 /// The evaluation, reporting every weight it uses to `trace`. The pawn
-/// cache is used only when not tracing (a cached score has no trace).
-#[inline]
+/// cache (pawn structure and king pawn cover) is used only when not
+/// tracing (a cached score has no trace).
+#[inline(always)]
 fn evaluate_with<T: Trace>(
     pos: &Position,
     cache: Option<&mut PawnCache>,
@@ -122,7 +125,15 @@ fn evaluate_with<T: Trace>(
         trace_psqt(pos, trace);
     }
     let mut info = EvalInfo::new(pos);
-    let pawns = pawn_structure(pos, cache, &mut info, trace);
+    let pawn_scores = match cache {
+        Some(cache) if !T::TRACING => cache.probe(pos),
+        _ => PawnScores::compute(pos, trace),
+    };
+    info.passed = [
+        pawn_scores.passed & pos.colored(Color::White),
+        pawn_scores.passed & pos.colored(Color::Black),
+    ];
+    let [white_cover, black_cover] = pawn_scores.cover;
     let pieces = [
         pieces::evaluate(pos, Color::White, &mut info, trace),
         pieces::evaluate(pos, Color::Black, &mut info, trace),
@@ -137,8 +148,8 @@ fn evaluate_with<T: Trace>(
         threats::evaluate(pos, Color::Black, info, trace),
     ];
     let king = [
-        king::evaluate(pos, Color::White, info, trace),
-        king::evaluate(pos, Color::Black, info, trace),
+        white_cover + king::danger(pos, Color::White, info, trace),
+        black_cover + king::danger(pos, Color::Black, info, trace),
     ];
     let space = [
         space::evaluate(pos, Color::White, info, trace),
@@ -146,7 +157,7 @@ fn evaluate_with<T: Trace>(
     ];
     let terms = [
         [pos.psqt(), 0],
-        pawns,
+        pawn_scores.structure,
         passers,
         pieces,
         threats,
@@ -166,34 +177,6 @@ fn evaluate_with<T: Trace>(
         eg_scale,
         total: white * pos.side_to_move().sign() + TEMPO,
     }
-}
-
-/// Both sides' pawn-structure scores, from the cache when there is one and
-/// no trace; records the passed pawns in `info`.
-#[inline]
-fn pawn_structure<T: Trace>(
-    pos: &Position,
-    cache: Option<&mut PawnCache>,
-    info: &mut EvalInfo,
-    trace: &mut T,
-) -> [i32; 2] {
-    let (score, passed) = match cache {
-        Some(cache) if !T::TRACING => cache.get_or_insert(pos.pawn_key(), || {
-            let (white, white_passed) = pawns::structure(pos, Color::White, &mut NoTrace);
-            let (black, black_passed) = pawns::structure(pos, Color::Black, &mut NoTrace);
-            ([white, black], white_passed | black_passed)
-        }),
-        _ => {
-            let (white, white_passed) = pawns::structure(pos, Color::White, trace);
-            let (black, black_passed) = pawns::structure(pos, Color::Black, trace);
-            ([white, black], white_passed | black_passed)
-        }
-    };
-    info.passed = [
-        passed & pos.colored(Color::White),
-        passed & pos.colored(Color::Black),
-    ];
-    score
 }
 
 /// Reports material and piece-square values piece by piece (in play they

@@ -3,10 +3,13 @@
 //! and what passed pawns are worth given the pieces and kings (`passers`).
 //! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
 
+#[cfg(test)]
+use super::info::{adjacent_files, front_span, ranks_ahead};
 use super::info::{
-    adjacent_files, file_ahead, front_span, king_distance, ranks_ahead, relative_rank, EvalInfo,
+    beside, file_ahead, forward, king_distance, pawn_set_attacks, relative_rank, EvalInfo,
 };
 use super::weight::{Terms, Trace};
+#[cfg(test)]
 use crate::chess::attacks::pawn_attacks;
 use crate::chess::{Bitboard, Color, Kind, Position, Square};
 use crate::tables::eval::{
@@ -16,8 +19,100 @@ use crate::tables::eval::{
 };
 
 /// The pawn-only part for `color`: its packed score (own point of view)
-/// and its passed pawns.
+/// and its passed pawns. Worked out on whole sets of pawns; the per-pawn
+/// definitions are those of `structure_by_pawn` (kept for the tests).
 pub fn structure<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> (i32, Bitboard) {
+    let ours = pos.pieces_of(color, Kind::Pawn);
+    let theirs = pos.pieces_of(!color, Kind::Pawn);
+    let mut terms = Terms::new(color, trace);
+    // An own pawn ahead on the same file; an enemy pawn ahead on the same
+    // or an adjacent file.
+    let doubled = ours & behind(color, ours);
+    let passed = ours & !doubled & !behind(color, beside(theirs) | theirs);
+    // Own pawns defending each pawn, from either side.
+    let (west, east) = pawn_attack_halves(color, ours);
+    let defended = (west | east) & ours;
+    // Own pawns on the adjacent files: on the same rank, at or behind it,
+    // anywhere.
+    let beside_ours = beside(ours);
+    let isolated = ours & !file_fill(beside_ours);
+    let stop_attacked = forward(!color, pawn_set_attacks(!color, theirs));
+    let backward = ours & !isolated & !at_or_ahead(color, beside_ours) & stop_attacked;
+    for sq in passed {
+        terms.add(PASSED_PAWN[relative_rank(color, sq)]);
+    }
+    terms.add_times(PASSED_PAWN_PROTECTED, (passed & defended).count() as i32);
+    terms.add_times(DOUBLED_PAWN, doubled.count() as i32);
+    terms.add_times(ISOLATED_PAWN, isolated.count() as i32);
+    terms.add_times(BACKWARD_PAWN, backward.count() as i32);
+    for sq in ours & beside_ours {
+        terms.add(PHALANX_PAWN[relative_rank(color, sq)]);
+    }
+    for sq in (west & ours).chain(east & ours) {
+        terms.add(SUPPORTED_PAWN[relative_rank(color, sq)]);
+    }
+    (terms.score, passed)
+}
+
+/// The squares attacked by `color`'s pawns on `pawns`, in two halves: by
+/// captures towards the a-file and towards the h-file.
+#[inline]
+fn pawn_attack_halves(color: Color, pawns: Bitboard) -> (Bitboard, Bitboard) {
+    let (west, east) = (pawns.0 & !Bitboard::FILE_A.0, pawns.0 & !Bitboard::FILE_H.0);
+    match color {
+        Color::White => (Bitboard(west << 7), Bitboard(east << 9)),
+        Color::Black => (Bitboard(west >> 9), Bitboard(east >> 7)),
+    }
+}
+
+/// `set` and every square above it (towards rank 8).
+#[inline]
+fn north_fill(set: Bitboard) -> Bitboard {
+    let mut s = set.0;
+    s |= s << 8;
+    s |= s << 16;
+    s |= s << 32;
+    Bitboard(s)
+}
+
+/// `set` and every square below it (towards rank 1).
+#[inline]
+fn south_fill(set: Bitboard) -> Bitboard {
+    let mut s = set.0;
+    s |= s >> 8;
+    s |= s >> 16;
+    s |= s >> 32;
+    Bitboard(s)
+}
+
+/// Every square on the files of `set`.
+#[inline]
+fn file_fill(set: Bitboard) -> Bitboard {
+    north_fill(set) | south_fill(set)
+}
+
+/// The squares strictly behind those of `set` on their files, from
+/// `color`'s side (towards its first rank).
+#[inline]
+fn behind(color: Color, set: Bitboard) -> Bitboard {
+    match color {
+        Color::White => south_fill(set.down()),
+        Color::Black => north_fill(set.up()),
+    }
+}
+
+/// `set` and the squares ahead of them on their files, from `color`'s side.
+#[inline]
+fn at_or_ahead(color: Color, set: Bitboard) -> Bitboard {
+    match color {
+        Color::White => north_fill(set),
+        Color::Black => south_fill(set),
+    }
+}
+
+/// `structure` pawn by pawn: the reference its set-wise version must match.
+#[cfg(test)]
+fn structure_by_pawn<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> (i32, Bitboard) {
     let ours = pos.pieces_of(color, Kind::Pawn);
     let theirs = pos.pieces_of(!color, Kind::Pawn);
     let mut terms = Terms::new(color, trace);
@@ -53,7 +148,7 @@ pub fn structure<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> (i32,
 /// A pawn whose neighbours (own pawns on the adjacent files) are all ahead
 /// of it, so none can come to defend it, and whose stop square an enemy
 /// pawn attacks.
-#[inline]
+#[cfg(test)]
 fn is_backward(color: Color, sq: Square, neighbours: Bitboard, theirs: Bitboard) -> bool {
     let level_or_behind = !ranks_ahead(color, sq);
     if (neighbours & level_or_behind).any() {
@@ -74,6 +169,7 @@ fn stop_square(color: Color, sq: Square) -> Square {
 
 /// What `color`'s passed pawns (`info.passed`) are worth given the other
 /// pieces: blocked, a free path to promotion, the kings' distances.
+#[inline(always)]
 pub fn passers<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &mut T) -> i32 {
     let mut terms = Terms::new(color, trace);
     let occupied = pos.occupied();
@@ -112,6 +208,30 @@ mod tests {
             Color::White,
             &mut NoTrace,
         )
+    }
+
+    #[test]
+    fn set_wise_structure_matches_the_per_pawn_reference() {
+        use crate::chess::testdata::perft_suite;
+        let mut extra: Vec<Position> = [
+            "4k3/pp1p1p1p/1p1P1P2/2P3p1/2p1P1P1/1P6/P6P/4K3 w - - 0 1",
+            "4k3/p1p2ppp/1pP5/3p4/3P1P2/1P2P3/P5PP/4K3 b - - 0 1",
+            "4k3/8/2p1p3/1pPpPp2/1P1P1P2/8/8/4K3 w - - 0 1",
+        ]
+        .iter()
+        .map(|fen| Position::from_fen(fen).unwrap())
+        .collect();
+        extra.extend(perft_suite());
+        for pos in extra {
+            for color in [Color::White, Color::Black] {
+                assert_eq!(
+                    structure(&pos, color, &mut NoTrace),
+                    structure_by_pawn(&pos, color, &mut NoTrace),
+                    "{} {color:?}",
+                    pos.to_fen()
+                );
+            }
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub const NORMAL: i32 = 128;
 /// The endgame scale factor (of 128) for `pos`, whose endgame score is
 /// `eg_white` from White's point of view: the side ahead is the one it
 /// favours.
+#[inline(always)]
 pub fn eg_scale(pos: &Position, eg_white: i32) -> i32 {
     if eg_white == 0 {
         return NORMAL;
@@ -63,6 +64,7 @@ fn pawnless(pos: &Position, strong: Color) -> Option<i32> {
 }
 
 /// One bishop each, on squares of different colours.
+#[inline]
 fn opposite_bishops(pos: &Position) -> bool {
     let white = pos.pieces_of(Color::White, Kind::Bishop);
     let black = pos.pieces_of(Color::Black, Kind::Bishop);
@@ -73,6 +75,7 @@ fn opposite_bishops(pos: &Position) -> bool {
 
 /// One rook each and no other pieces; `strong` has at most three pawns and
 /// at most one more than the other side.
+#[inline]
 fn rook_ending_with_few_pawns(pos: &Position, strong: Color) -> bool {
     let minors_queens =
         pos.pieces(Kind::Knight) | pos.pieces(Kind::Bishop) | pos.pieces(Kind::Queen);
