@@ -124,12 +124,18 @@ fn root_probes_agree_with_the_wdl_after_each_move() {
 
 /// A single-threaded search of `fen` to `depth` with the test tables.
 fn search_with_tables(fen: &str, depth: i32) -> (SearchResult, u64) {
+    search_threads_with_tables(fen, depth, 1)
+}
+
+/// A search of `fen` to `depth` on `threads` threads with the test tables.
+fn search_threads_with_tables(fen: &str, depth: i32, threads: usize) -> (SearchResult, u64) {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
     let mut req = SearchRequest::new(Position::from_fen(fen).unwrap(), limits);
     req.tablebases = Some(tables());
+    req.threads = threads;
     let tt = TranspositionTable::new(16);
     let signals = Signals::default();
     signals.reset(false, false);
@@ -161,6 +167,19 @@ fn the_tree_probes_positions_that_reach_the_tables() {
         "the win is seen: {}",
         result.score
     );
+}
+
+#[test]
+fn threads_share_the_tables() {
+    let (result, hits) = search_threads_with_tables(INTO_THE_TABLES, 9, 3);
+    assert!(hits > 0);
+    assert!(
+        is_decisive(result.score) && result.score > 0,
+        "{}",
+        result.score
+    );
+    let (won, _) = search_threads_with_tables(KRVK_WIN, 8, 3);
+    assert_eq!(outcome_after(KRVK_WIN, &won.best.to_uci(false)), Wdl::Win);
 }
 
 #[test]

@@ -292,6 +292,22 @@ mod tests {
     }
 
     #[test]
+    fn repetitions_count_since_the_last_zeroing_move() {
+        let fen = "8/5k2/6R1/8/8/8/8/2K5 w - - 4 30";
+        let mut req = SearchRequest::new(Position::from_fen(fen).unwrap(), Default::default());
+        let root = req.root.key();
+        req.game_keys = vec![root, 1, 2, 3];
+        assert!(has_repeated(&req), "the root was seen 4 plies ago");
+        req.game_keys = vec![root, 1, 2, 3, 4];
+        assert!(
+            !has_repeated(&req),
+            "5 plies ago is before the last pawn move"
+        );
+        req.game_keys = vec![7, 1, 2, 1];
+        assert!(has_repeated(&req), "any position twice");
+    }
+
+    #[test]
     fn root_ranks_keep_the_fifty_move_rule() {
         // Wins well within the rule rank alike; near the limit, faster first.
         assert_eq!(dtz_rank(5, 0, false), dtz_rank(41, 20, false));
