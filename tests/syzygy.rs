@@ -295,7 +295,27 @@ fn uci_bad_paths_are_reported_and_the_engine_goes_on() {
         "{lines:?}"
     );
     assert!(errors(&lines).is_empty(), "{lines:?}");
+    // A truncated file is not counted, and said so.
+    let partial = std::env::temp_dir().join(format!("kiln-partial-tables-{}", std::process::id()));
+    std::fs::create_dir_all(&partial).unwrap();
+    for file in ["KQvK.rtbw", "KQvK.rtbz"] {
+        std::fs::copy(format!("{TABLES}/{file}"), partial.join(file)).unwrap();
+    }
+    std::fs::write(partial.join("KRvK.rtbw"), [0u8; 17]).unwrap();
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        partial.display()
+    ));
+    let lines = e.sync();
+    std::fs::remove_dir_all(&partial).unwrap();
+    assert!(
+        lines.iter().any(|l| l.starts_with(
+            "info string found 2 tablebase files (1 WDL, 1 DTZ), up to 3 pieces; 1 truncated files not counted"
+        )),
+        "{lines:?}"
+    );
     // Still searching (without tables), and the real tables still load.
+    e.send("setoption name SyzygyPath value <empty>");
     e.send(&format!("position fen {KRVK_WIN}"));
     e.send("go depth 5");
     let (best, lines) = e.bestmove(30);

@@ -329,7 +329,7 @@ impl Engine {
         };
         let found = tables.files();
         let skipped = if incomplete > 0 {
-            format!("; {incomplete} incomplete files skipped")
+            format!("; {incomplete} truncated files not counted (remove them: the prober may still read them)")
         } else {
             String::new()
         };
