@@ -9,7 +9,8 @@
 //!   declared, and (feature `tune`) the table behind their UCI options;
 //! - `movepick`, `history`, `see`, `tt`, `time`: ordering, ordering memory,
 //!   exchanges, the transposition table, the clock;
-//! - `correction`: static-evaluation correction history.
+//! - `correction`: static-evaluation correction history;
+//! - `syzygy`: tablebase probes in the tree and the ranking of root moves.
 
 pub mod correction;
 pub mod history;
@@ -21,6 +22,7 @@ mod root;
 pub mod score;
 mod searcher;
 pub mod see;
+mod syzygy;
 mod threads;
 pub mod time;
 pub mod tt;

@@ -5,9 +5,12 @@
 use super::history::history_bonus;
 use super::movepick::{MovePicker, GOOD_NOISY_SCORE};
 use super::params::*;
-use super::score::{mated_in, score_from_tt, score_to_tt, INFINITY, MATE, MATE_BOUND};
+use super::score::{
+    is_decisive, mated_in, score_from_tt, score_to_tt, INFINITY, MATE, TB_WIN_BOUND,
+};
 use super::searcher::Searcher;
 use super::see::see_ge;
+use super::syzygy::settles;
 use super::tt::Bound;
 use crate::chess::{Move, Position};
 use crate::eval::evaluate_cached;
@@ -70,6 +73,32 @@ impl Searcher<'_> {
             }
         }
 
+        // Step 5b. Tablebases: with few pieces left, right after a capture or
+        // pawn move, the tables know the outcome. A win is a lower bound, a
+        // loss an upper bound, a draw exact; one that settles the window ends
+        // the node. Otherwise (a window among mate scores) a PV node searches
+        // on for a mate, its score held within the tables' bound. (One check
+        // when no tables are loaded.)
+        let original_alpha = alpha;
+        let mut tb_floor = -INFINITY;
+        let mut tb_ceiling = INFINITY;
+        if let Some(probe) = self.tb_probe {
+            if excluded.is_null() && probe.wants(pos, depth) {
+                if let Some((score, bound)) = self.probe_tablebases(&probe, pos, ply) {
+                    if settles(score, bound, alpha, beta) {
+                        self.store_tablebase_verdict(pos, score, bound, depth, ply);
+                        return score;
+                    }
+                    if pv_node && bound == Bound::Lower {
+                        tb_floor = score;
+                        alpha = alpha.max(score);
+                    } else if pv_node {
+                        tb_ceiling = score;
+                    }
+                }
+            }
+        }
+
         // Step 6. Static evaluation, and whether it improved on two plies
         // ago. The raw evaluation (from the table when there) is corrected
         // by what correction history learnt of similar positions; pruning
@@ -95,7 +124,7 @@ impl Searcher<'_> {
         let mut eval = static_eval;
         if let Some(hit) = tt_hit.filter(|_| !in_check && excluded.is_null()) {
             let score = score_from_tt(hit.score, ply);
-            if score.abs() < MATE_BOUND
+            if !is_decisive(score)
                 && (hit.bound == Bound::Exact
                     || (hit.bound == Bound::Lower && score > eval)
                     || (hit.bound == Bound::Upper && score < eval))
@@ -109,7 +138,7 @@ impl Searcher<'_> {
         if !pv_node && !in_check {
             // Step 8. Reverse futility pruning: far above beta at low depth, trust it.
             let margin = RFP_MARGIN() * (depth - improving as i32);
-            if depth <= RFP_MAX_DEPTH() && eval - margin >= beta && eval < MATE_BOUND {
+            if depth <= RFP_MAX_DEPTH() && eval - margin >= beta && !is_decisive(eval) {
                 return eval;
             }
 
@@ -122,7 +151,7 @@ impl Searcher<'_> {
                 && eval >= beta
                 && !previous_null
                 && pos.has_non_pawn_material(pos.side_to_move())
-                && beta > -MATE_BOUND
+                && beta > -TB_WIN_BOUND
             {
                 let r = NMP_BASE()
                     + depth / NMP_DEPTH_DIVISOR()
@@ -139,7 +168,7 @@ impl Searcher<'_> {
                     return 0;
                 }
                 if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
+                    return if is_decisive(score) { beta } else { score };
                 }
             }
         }
@@ -158,7 +187,7 @@ impl Searcher<'_> {
             && tt_hit.is_some_and(|hit| {
                 matches!(hit.bound, Bound::Lower | Bound::Exact)
                     && hit.depth >= depth - SE_TT_DEPTH_DEFICIT_MAX()
-                    && score_from_tt(hit.score, ply).abs() < MATE_BOUND
+                    && !is_decisive(score_from_tt(hit.score, ply))
             });
 
         // Step 11. The move loop.
@@ -172,8 +201,7 @@ impl Searcher<'_> {
             conts,
             false,
         );
-        let original_alpha = alpha;
-        let mut best_score = -INFINITY;
+        let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0usize;
         let mut quiets_tried = [Move::NULL; HISTORY_MALUS_MOVES];
@@ -195,7 +223,7 @@ impl Searcher<'_> {
 
             // Pruning only once a move has been searched (so a score exists)
             // and never with only pawns left (zugzwang).
-            if best_score > -MATE_BOUND && pos.has_non_pawn_material(side) {
+            if moves_searched > 0 && best_score > -TB_WIN_BOUND && pos.has_non_pawn_material(side) {
                 // Step 12. Late move pruning: at low depth, late quiet moves rarely matter.
                 let lmp_limit = (LMP_BASE() + depth * depth) as usize
                     / if improving {
@@ -376,6 +404,7 @@ impl Searcher<'_> {
                 0
             };
         }
+        let best_score = best_score.min(tb_ceiling);
 
         // Step 18. Ordering memory: reward the move that cut (in quiet or
         // capture history), punish the quiet moves tried before a quiet
@@ -417,7 +446,7 @@ impl Searcher<'_> {
         if !in_check
             && excluded.is_null()
             && (best_move.is_null() || !pos.is_noisy(best_move))
-            && best_score.abs() < MATE_BOUND
+            && best_score.abs() < TB_WIN_BOUND
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {

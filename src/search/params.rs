@@ -26,7 +26,9 @@
 //! Plain `pub const`s are not tuned: the floating-point time factors,
 //! `STABILITY_FACTORS` and `SEE_PIECE_VALUES` (not integers), array
 //! lengths (`HISTORY_MALUS_MOVES`, `CAPTURE_HISTORY_MALUS_MOVES`,
-//! `CORRECTION_HISTORY_ENTRY_COUNT`), the storage scale of correction
+//! `CORRECTION_HISTORY_ENTRY_COUNT`), the tablebase probe depths
+//! (`SYZYGY_PROBE_DEPTH`, `SYZYGY_TT_DEPTH_BONUS`: they act only with
+//! tables, which self-play does not load), the storage scale of correction
 //! history (`CORRECTION_HISTORY_UNIT_FACTOR`, `CORRECTION_HISTORY_FACTOR_DIVISOR`:
 //! their tunable counterparts are the weights), the `Move Overhead` option's default
 //! (`DEFAULT_MOVE_OVERHEAD_MS`, already an option) and when fail lines are
@@ -247,4 +249,14 @@ search_params! {
     /// Noisy-move order: the victim's (and promotion's) value times this,
     /// plus the capture history.
     pub tunable MVV_VICTIM_FACTOR: i32 = 16, 1..=64, step 3;
+
+    // Syzygy tablebases (negamax step 5b; only with `SyzygyPath` set, so
+    // not tuned: self-play without tables never reads them).
+    /// Positions with as many pieces as the largest tables are probed from
+    /// this depth on (fewer pieces: at every depth). 1 probes everywhere;
+    /// raise it when tables on a slow disk hold the search back.
+    pub const SYZYGY_PROBE_DEPTH: i32 = 1;
+    /// A tablebase verdict is stored in the transposition table this many
+    /// plies deeper than the node (it is worth more than a search of it).
+    pub const SYZYGY_TT_DEPTH_BONUS: i32 = 6;
 }

@@ -41,6 +41,8 @@ pub struct SearchInfo {
     pub time_ms: u64,
     /// Permille of the transposition table in use by this search.
     pub hashfull: u32,
+    /// Tablebase probes that found their table, all threads.
+    pub tbhits: u64,
     /// Legal from the root (checked move by move).
     pub pv: Vec<Move>,
 }
@@ -282,6 +284,15 @@ impl Searcher<'_> {
         false
     }
 
+    /// The score to report for a root move's `score`: a mate as found;
+    /// otherwise, when the tables know the root's outcome, their verdict.
+    pub(super) fn reported_score(&self, score: i32) -> i32 {
+        match self.root_tb_score {
+            Some(tables) if score.abs() < MATE_BOUND => tables,
+            _ => score,
+        }
+    }
+
     /// All threads' nodes as far as this thread knows.
     fn total_nodes(&self) -> u64 {
         self.signals.nodes.load(Ordering::Relaxed).max(self.nodes)
@@ -302,11 +313,12 @@ impl Searcher<'_> {
             depth,
             seldepth: rm.seldepth.max(depth as usize),
             multipv: pv_index + 1,
-            score: rm.score,
+            score: self.reported_score(rm.score),
             bound: rm.bound,
             nodes: self.total_nodes(),
             time_ms: self.time.elapsed_ms(),
             hashfull: self.tt.hashfull(),
+            tbhits: self.signals.tbhits.load(Ordering::Relaxed),
             pv: legal_prefix(&req.root, &rm.pv),
         });
     }

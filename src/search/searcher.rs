@@ -3,7 +3,8 @@
 
 use super::history::{Continuations, History};
 use super::root::RootMove;
-use super::score::MATE_BOUND;
+use super::score::TB_WIN_BOUND;
+use super::syzygy::TreeProbe;
 use super::threads::{SearchRequest, Signals};
 use super::time::{Limits, TimeManager};
 use super::tt::TranspositionTable;
@@ -61,6 +62,12 @@ pub(super) struct Searcher<'a> {
     pub ponder_clock_restarted: bool,
     /// This thread's pawn-structure cache for the evaluation.
     pub pawn_cache: PawnCache,
+    /// Tablebase probes inside the tree (`None`: no tables, or the root
+    /// ranking already decided what to play).
+    pub tb_probe: Option<TreeProbe<'a>>,
+    /// The score to report when the tables know the root's outcome and the
+    /// search found no mate.
+    pub root_tb_score: Option<i32>,
 }
 
 impl<'a> Searcher<'a> {
@@ -102,6 +109,8 @@ impl<'a> Searcher<'a> {
             root_depth: 0,
             ponder_clock_restarted: false,
             pawn_cache: PawnCache::default(),
+            tb_probe: None,
+            root_tb_score: None,
         }
     }
 
@@ -218,10 +227,10 @@ impl<'a> Searcher<'a> {
     }
 
     /// `raw`, the evaluation of `pos` (not in check), plus what correction
-    /// history says it misses, kept clear of mate scores.
+    /// history says it misses, kept clear of mate and tablebase scores.
     #[inline]
     pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
-        (raw + self.history.correction.correction(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (raw + self.history.correction.correction(pos)).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
     /// Records the move played from `pos` at `ply` (`Move::NULL`: a null move).

@@ -6,11 +6,13 @@ use super::history::History;
 use super::root::{initial_root_moves, legal_prefix, SearchInfo};
 use super::score::MATE;
 use super::searcher::Searcher;
+use super::syzygy::rank_root_moves;
 use super::time::{Limits, TimeManager, DEFAULT_MOVE_OVERHEAD_MS};
 use super::tt::TranspositionTable;
 use crate::chess::{Move, Position};
+use crate::syzygy::{Tablebases, DEFAULT_PROBE_LIMIT};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Flags shared between the UCI thread and the search threads.
@@ -26,6 +28,8 @@ pub struct Signals {
     pub ponderhit_at: Mutex<Option<Instant>>,
     /// Nodes searched by all threads in the current search.
     pub nodes: AtomicU64,
+    /// Tablebase probes that found their table, all threads, this search.
+    pub tbhits: AtomicU64,
 }
 
 impl Signals {
@@ -35,6 +39,7 @@ impl Signals {
         self.pondering.store(pondering, Ordering::SeqCst);
         self.infinite.store(infinite, Ordering::SeqCst);
         self.nodes.store(0, Ordering::SeqCst);
+        self.tbhits.store(0, Ordering::SeqCst);
         *self.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
@@ -58,6 +63,10 @@ pub struct SearchRequest {
     pub threads: usize,
     pub move_overhead_ms: u64,
     pub chess960: bool,
+    /// Syzygy tables to probe (shared with the engine, like the TT).
+    pub tablebases: Option<Arc<Tablebases>>,
+    /// `SyzygyProbeLimit`: positions with more pieces are not probed.
+    pub syzygy_probe_limit: u32,
 }
 
 impl SearchRequest {
@@ -72,6 +81,8 @@ impl SearchRequest {
             threads: 1,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             chess960: false,
+            tablebases: None,
+            syzygy_probe_limit: DEFAULT_PROBE_LIMIT,
         }
     }
 }
@@ -109,7 +120,9 @@ pub fn search(
         histories.push(History::default());
     }
     let (main_history, helper_histories) = histories.split_first_mut().expect("one history");
-    let root_moves = initial_root_moves(req, tt, main_history);
+    let mut root_moves = initial_root_moves(req, tt, main_history);
+    // Before any helper starts: the root probe is for one thread at a time.
+    let root_tables = rank_root_moves(req, &mut root_moves, signals);
     if root_moves.is_empty() {
         wait_for_release(signals);
         return SearchResult {
@@ -135,11 +148,14 @@ pub fn search(
             scope.spawn(move || {
                 let mut helper = Searcher::new(req, tt, signals, history, time, false);
                 helper.root_moves = root_moves;
+                helper.tb_probe = root_tables.tree;
                 helper.iterate(req, &|_| {}, i + 1);
             });
         }
         let mut main = Searcher::new(req, tt, signals, main_history, time, true);
         main.root_moves = root_moves;
+        main.tb_probe = root_tables.tree;
+        main.root_tb_score = root_tables.score;
         main.iterate(req, report, 0);
         // Infinite and ponder searches hold their answer until released.
         wait_for_release(signals);
@@ -148,7 +164,7 @@ pub fn search(
         SearchResult {
             best: best.mv,
             ponder: None,
-            score: best.score,
+            score: main.reported_score(best.score),
             depth: main.completed_depth,
             nodes: main.nodes,
             pv: legal_prefix(&req.root, &best.pv),

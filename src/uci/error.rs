@@ -3,6 +3,7 @@
 
 use crate::book::BookError;
 use crate::chess::FenError;
+use crate::syzygy::SyzygyError;
 use std::fmt;
 use std::sync::Arc;
 
@@ -79,6 +80,8 @@ pub enum UciError {
     HashTooLarge { mb: i64, available_mb: u64 },
     /// The book named by `BookFile` could not be loaded.
     Book(BookFailure),
+    /// The tables named by `SyzygyPath` could not be loaded.
+    Syzygy(SyzygyError),
     /// `position` without `startpos` or `fen <FEN>`.
     PositionSyntax,
     /// `position fen` with a FEN that does not describe a legal position.
@@ -136,6 +139,11 @@ impl fmt::Display for UciError {
             Book(BookFailure(e)) => {
                 write!(f, "{}", echo_up_to(&e.to_string(), QUOTING_MESSAGE_MAX_CHARS))
             }
+            Syzygy(e) => write!(
+                f,
+                "SyzygyPath: {}; tablebases off",
+                echo_up_to(&e.to_string(), QUOTING_MESSAGE_MAX_CHARS)
+            ),
             PositionSyntax => write!(
                 f,
                 "position needs 'startpos' or 'fen <FEN>', then optionally 'moves ...'; position unchanged"

@@ -22,6 +22,7 @@ use crate::eval;
 use crate::search::history::History;
 use crate::search::tt::TranspositionTable;
 use crate::search::{search, SearchRequest, SearchResult, Signals};
+use crate::syzygy::Tablebases;
 use crate::tools::perft::MAX_PERFT_DEPTH;
 pub use error::{BookFailure, UciError};
 use options::{OptionId, OptionValue, Options};
@@ -60,6 +61,8 @@ pub struct Engine {
     signals: Arc<Signals>,
     worker: Option<Worker>,
     book: Book,
+    /// Loaded Syzygy tables, shared with the search threads.
+    tablebases: Option<Arc<Tablebases>>,
     rng: u64,
 }
 
@@ -95,6 +98,7 @@ impl Engine {
             signals: Arc::new(Signals::default()),
             worker: None,
             book: Book::embedded(),
+            tablebases: None,
             rng: seed | 1,
         }
     }
@@ -246,7 +250,7 @@ impl Engine {
         let (spec, value) = options::parse_setoption(args)?;
         let changes_table = matches!(
             spec.id,
-            OptionId::Hash | OptionId::ClearHash | OptionId::Threads
+            OptionId::Hash | OptionId::ClearHash | OptionId::Threads | OptionId::SyzygyPath
         );
         if changes_table && self.searching() {
             return Err(UciError::OptionDuringSearch(spec.name));
@@ -293,8 +297,50 @@ impl Engine {
                 }
                 self.options.set(spec, &value);
             }
+            (OptionId::SyzygyPath, OptionValue::Text(path)) => {
+                self.options.set(spec, &value);
+                self.load_tablebases(path)?;
+            }
             _ => self.options.set(spec, &value),
         }
+        Ok(())
+    }
+
+    /// Replaces the loaded tables with those in `path` (none when empty).
+    /// The old tables are closed first: the prober holds one set at a time.
+    fn load_tablebases(&mut self, path: &str) -> Result<(), UciError> {
+        self.join_worker();
+        self.tablebases = None;
+        if path.is_empty() {
+            say("info string tablebases off");
+            return Ok(());
+        }
+        let files = crate::syzygy::scan(path).map_err(UciError::Syzygy)?;
+        let incomplete = files.incomplete;
+        let tables = match Tablebases::open(files) {
+            None => {
+                say(&format!(
+                    "info string no tablebase files found in '{}'; tablebases off",
+                    error::echo(path)
+                ));
+                return Ok(());
+            }
+            Some(opened) => opened.map_err(UciError::Syzygy)?,
+        };
+        let found = tables.files();
+        let skipped = if incomplete > 0 {
+            format!("; {incomplete} truncated files not counted (remove them: the prober may still read them)")
+        } else {
+            String::new()
+        };
+        say(&format!(
+            "info string found {} tablebase files ({} WDL, {} DTZ), up to {} pieces{skipped}",
+            found.wdl.len() + found.dtz.len(),
+            found.wdl.len(),
+            found.dtz.len(),
+            found.max_pieces
+        ));
+        self.tablebases = Some(Arc::new(tables));
         Ok(())
     }
 
@@ -378,6 +424,8 @@ impl Engine {
             threads: self.options.threads,
             move_overhead_ms: self.options.move_overhead_ms,
             chess960: self.options.chess960,
+            tablebases: self.tablebases.clone(),
+            syzygy_probe_limit: self.options.syzygy_probe_limit,
         };
         self.signals.reset(limits.ponder, limits.infinite);
         let tt = Arc::clone(&self.tt);

@@ -7,6 +7,7 @@ use super::error::UciError;
 #[cfg(feature = "tune")]
 use crate::search::params::TUNABLES;
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
+use crate::syzygy::DEFAULT_PROBE_LIMIT;
 
 /// The type of an option, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +40,8 @@ pub enum OptionId {
     OwnBook,
     BookDepth,
     BookFile,
+    SyzygyPath,
+    SyzygyProbeLimit,
     /// A search parameter (tune builds): its index in `TUNABLES`.
     #[cfg(feature = "tune")]
     Tunable(usize),
@@ -132,6 +135,20 @@ pub const OPTIONS: &[OptionSpec] = &[
         id: OptionId::BookFile,
         name: "BookFile",
         kind: OptionKind::Text { default: "" },
+    },
+    OptionSpec {
+        id: OptionId::SyzygyPath,
+        name: "SyzygyPath",
+        kind: OptionKind::Text { default: "" },
+    },
+    OptionSpec {
+        id: OptionId::SyzygyProbeLimit,
+        name: "SyzygyProbeLimit",
+        kind: OptionKind::Spin {
+            default: DEFAULT_PROBE_LIMIT as i64,
+            min: 0,
+            max: DEFAULT_PROBE_LIMIT as i64,
+        },
     },
 ];
 
@@ -268,6 +285,10 @@ pub struct Options {
     pub book_depth: u32,
     /// Empty: the embedded book.
     pub book_file: String,
+    /// Directories of Syzygy tables, `:`-separated; empty: none.
+    pub syzygy_path: String,
+    /// Positions with more pieces are not probed (0: no probes).
+    pub syzygy_probe_limit: u32,
 }
 
 impl Default for Options {
@@ -283,6 +304,8 @@ impl Default for Options {
             own_book: false,
             book_depth: 0,
             book_file: String::new(),
+            syzygy_path: String::new(),
+            syzygy_probe_limit: 0,
         };
         for spec in OPTIONS {
             options.set(spec, &spec.default_value());
@@ -309,12 +332,18 @@ impl Options {
             OptionId::MoveOverhead => self.move_overhead_ms = spin(value) as u64,
             OptionId::MultiPv => self.multipv = spin(value) as usize,
             OptionId::BookDepth => self.book_depth = spin(value) as u32,
+            OptionId::SyzygyProbeLimit => self.syzygy_probe_limit = spin(value) as u32,
             OptionId::Ponder => self.ponder = check(value),
             OptionId::Chess960 => self.chess960 = check(value),
             OptionId::OwnBook => self.own_book = check(value),
             OptionId::BookFile => {
                 if let OptionValue::Text(path) = value {
                     self.book_file = path.clone();
+                }
+            }
+            OptionId::SyzygyPath => {
+                if let OptionValue::Text(path) = value {
+                    self.syzygy_path = path.clone();
                 }
             }
             OptionId::ClearHash => {}
@@ -407,6 +436,8 @@ mod tests {
             "name uci_chess960 value true",
             "name OwnBook value false",
             "name BookFile value /tmp/x.txt",
+            "name SyzygyPath value /tb/345:/tb/6",
+            "name syzygyprobelimit value 5",
         ] {
             let (spec, value) = setoption(line).unwrap();
             options.set(spec, &value);
@@ -423,6 +454,8 @@ mod tests {
                 own_book: false,
                 book_depth: 7,
                 book_file: "/tmp/x.txt".into(),
+                syzygy_path: "/tb/345:/tb/6".into(),
+                syzygy_probe_limit: 5,
             }
         );
     }
@@ -434,6 +467,14 @@ mod tests {
         assert_eq!(options.move_overhead_ms, DEFAULT_MOVE_OVERHEAD_MS);
         assert!(options.own_book);
         assert_eq!(options.book_depth, 24);
+        assert_eq!(
+            (options.syzygy_path.as_str(), options.syzygy_probe_limit),
+            ("", 7)
+        );
+        assert_eq!(
+            find("SyzygyProbeLimit").unwrap().uci_line(),
+            "option name SyzygyProbeLimit type spin default 7 min 0 max 7"
+        );
         assert_eq!(
             find("move overhead").unwrap().uci_line(),
             format!("option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000")

@@ -29,13 +29,14 @@ pub fn format_info(info: &SearchInfo, chess960: bool) -> String {
     let nps = info.nodes * 1000 / info.time_ms.max(1);
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(chess960)).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         format_score(info.score),
         info.nodes,
         info.hashfull,
+        info.tbhits,
         info.time_ms,
         pv.join(" ")
     )
@@ -75,11 +76,12 @@ mod tests {
             nodes: 2000,
             time_ms: 4,
             hashfull: 1,
+            tbhits: 6,
             pv: vec![mv],
         };
         assert_eq!(
             format_info(&info, false),
-            "info depth 3 seldepth 5 multipv 2 score cp 17 lowerbound nodes 2000 nps 500000 hashfull 1 time 4 pv e2e4"
+            "info depth 3 seldepth 5 multipv 2 score cp 17 lowerbound nodes 2000 nps 500000 hashfull 1 tbhits 6 time 4 pv e2e4"
         );
     }
 
