@@ -28,7 +28,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] | book [--file FILE] [moves...] | datagen [options] | datagen export <file> | tune [options] | spsa]");
+            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] [threads] | book [--file FILE] [moves...] | datagen [options] | datagen export <file> | tune [options] | spsa]");
             ExitCode::from(2)
         }
         None => {
@@ -51,17 +51,25 @@ fn uci_commands(lines: &[String]) -> ExitCode {
 }
 
 fn bench(args: &[String]) -> ExitCode {
-    let depth = match args.first() {
-        None => kiln::tools::bench::DEFAULT_BENCH_DEPTH,
-        Some(d) => match d.parse::<i32>() {
-            Ok(d) if (1..=64).contains(&d) => d,
-            _ => {
-                eprintln!("usage: kiln bench [depth 1..64]");
-                return ExitCode::from(2);
-            }
-        },
+    use kiln::tools::bench::{DEFAULT_BENCH_DEPTH, DEFAULT_BENCH_THREADS};
+    let usage = || {
+        eprintln!("usage: kiln bench [depth 1..64] [threads 1..1024]");
+        ExitCode::from(2)
     };
-    kiln::tools::bench::run(depth, &mut std::io::stdout());
+    let depth = match args.first().map(|d| d.parse::<i32>()) {
+        None => DEFAULT_BENCH_DEPTH,
+        Some(Ok(d)) if (1..=64).contains(&d) => d,
+        Some(_) => return usage(),
+    };
+    let threads = match args.get(1).map(|t| t.parse::<usize>()) {
+        None => DEFAULT_BENCH_THREADS,
+        Some(Ok(t)) if (1..=1024).contains(&t) => t,
+        Some(_) => return usage(),
+    };
+    if args.len() > 2 {
+        return usage();
+    }
+    kiln::tools::bench::run(depth, threads, &mut std::io::stdout());
     ExitCode::SUCCESS
 }
 

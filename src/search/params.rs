@@ -234,6 +234,9 @@ search_params! {
     /// Helper thread `i` starts iterative deepening at depth
     /// `1 + i % HELPER_START_DEPTH_COUNT`, so the threads explore differently.
     pub tunable HELPER_START_DEPTH_COUNT: usize = 2, 1..=4, step 1;
+    /// Choosing the answer among the threads: each votes for its best move
+    /// with `(score - lowest thread score + this) × completed depth`.
+    pub const BEST_THREAD_VOTE_MARGIN: i32 = 14;
 
     // Transposition table replacement.
     /// A non-exact entry does not replace one of the same search that is this

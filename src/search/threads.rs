@@ -3,14 +3,17 @@
 //! the shared transposition table while the main thread decides and reports.
 
 use super::history::History;
+use super::params::BEST_THREAD_VOTE_MARGIN;
 use super::root::{initial_root_moves, legal_prefix, SearchInfo};
-use super::score::MATE;
+use super::score::{INFINITY, MATE, MATE_BOUND};
 use super::searcher::Searcher;
 use super::syzygy::rank_root_moves;
 use super::time::{Limits, TimeManager, DEFAULT_MOVE_OVERHEAD_MS};
+use super::tt::Bound;
 use super::tt::TranspositionTable;
 use crate::chess::{Move, Position};
 use crate::syzygy::{Tablebases, DEFAULT_PROBE_LIMIT};
+use std::cmp::Reverse;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -143,15 +146,21 @@ pub fn search(
     );
 
     let result = std::thread::scope(|scope| {
-        for (i, history) in helper_histories.iter_mut().take(threads - 1).enumerate() {
-            let root_moves = root_moves.clone();
-            scope.spawn(move || {
-                let mut helper = Searcher::new(req, tt, signals, history, time, false);
-                helper.root_moves = root_moves;
-                helper.tb_probe = root_tables.tree;
-                helper.iterate(req, &|_| {}, i + 1);
-            });
-        }
+        let helpers: Vec<_> = helper_histories
+            .iter_mut()
+            .take(threads - 1)
+            .enumerate()
+            .map(|(i, history)| {
+                let root_moves = root_moves.clone();
+                scope.spawn(move || {
+                    let mut helper = Searcher::new(req, tt, signals, history, time, false);
+                    helper.root_moves = root_moves;
+                    helper.tb_probe = root_tables.tree;
+                    helper.iterate(req, &|_| {}, i + 1);
+                    ThreadOutcome::of(&helper)
+                })
+            })
+            .collect();
         let mut main = Searcher::new(req, tt, signals, main_history, time, true);
         main.root_moves = root_moves;
         main.tb_probe = root_tables.tree;
@@ -160,12 +169,41 @@ pub fn search(
         // Infinite and ponder searches hold their answer until released.
         wait_for_release(signals);
         signals.stop.store(true, Ordering::SeqCst);
-        let best = &main.root_moves[0];
+        let main_outcome = ThreadOutcome::of(&main);
+        // A helper that panicked has nothing to say; the main line stands.
+        let mut outcomes: Vec<ThreadOutcome> = helpers
+            .into_iter()
+            .filter_map(|handle| handle.join().ok())
+            .collect();
+        outcomes.insert(0, main_outcome);
+        // MultiPV lines are the main thread's own; so is a single line
+        // when no helper finished a deeper or differently voted iteration.
+        let chosen = if req.multipv > 1 {
+            0
+        } else {
+            best_thread(&outcomes)
+        };
+        let best = &outcomes[chosen];
+        if chosen != 0 {
+            // The GUI's last `info` line should show the move it gets.
+            report(&SearchInfo {
+                depth: best.depth,
+                seldepth: best.seldepth.max(best.depth as usize),
+                multipv: 1,
+                score: main.reported_score(best.score),
+                bound: Bound::Exact,
+                nodes: signals.nodes.load(Ordering::Relaxed).max(main.nodes),
+                time_ms: main.time.elapsed_ms(),
+                hashfull: tt.hashfull(),
+                tbhits: signals.tbhits.load(Ordering::Relaxed),
+                pv: legal_prefix(&req.root, &best.pv),
+            });
+        }
         SearchResult {
             best: best.mv,
             ponder: None,
             score: main.reported_score(best.score),
-            depth: main.completed_depth,
+            depth: best.depth,
             nodes: main.nodes,
             pv: legal_prefix(&req.root, &best.pv),
         }
@@ -178,6 +216,73 @@ pub fn search(
         .copied()
         .or_else(|| ponder_from_tt(&req.root, result.best, tt));
     result
+}
+
+/// What one thread's search ended with: its best root move and the last
+/// iteration it completed.
+#[derive(Clone, Debug)]
+struct ThreadOutcome {
+    mv: Move,
+    score: i32,
+    depth: i32,
+    seldepth: usize,
+    pv: Vec<Move>,
+}
+
+impl ThreadOutcome {
+    fn of(searcher: &Searcher) -> ThreadOutcome {
+        let best = &searcher.root_moves[0];
+        ThreadOutcome {
+            mv: best.mv,
+            score: best.score,
+            depth: searcher.completed_depth,
+            seldepth: best.seldepth,
+            pv: best.pv.clone(),
+        }
+    }
+}
+
+/// Lazy SMP's choice of answer: the index of the thread whose move the
+/// threads vote for. Each thread that completed an iteration votes for its
+/// best move with weight `(score - lowest score + BEST_THREAD_VOTE_MARGIN)
+/// × depth`, so deeper and better-scored lines count more; the winning
+/// move's deepest thread (the main thread on ties) gives the line. A thread
+/// that found a mate for the side to move wins outright (the fastest mate),
+/// since a shallower thread cannot refute it. Index 0 is the main thread.
+fn best_thread(outcomes: &[ThreadOutcome]) -> usize {
+    let finished = |o: &&ThreadOutcome| o.depth > 0 && o.score > -INFINITY;
+    if let Some((i, _)) = outcomes
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| finished(o) && o.score >= MATE_BOUND)
+        .max_by_key(|(i, o)| (o.score, Reverse(*i)))
+    {
+        return i;
+    }
+    let Some(lowest) = outcomes.iter().filter(finished).map(|o| o.score).min() else {
+        return 0;
+    };
+    let votes = |mv: Move| -> i64 {
+        outcomes
+            .iter()
+            .filter(finished)
+            .filter(|o| o.mv == mv)
+            .map(|o| (o.score - lowest + BEST_THREAD_VOTE_MARGIN) as i64 * o.depth as i64)
+            .sum()
+    };
+    let mut best = 0;
+    let mut best_key = (votes(outcomes[0].mv), outcomes[0].depth);
+    for (i, o) in outcomes.iter().enumerate().skip(1) {
+        if !finished(&o) {
+            continue;
+        }
+        let key = (votes(o.mv), o.depth);
+        if key > best_key {
+            best = i;
+            best_key = key;
+        }
+    }
+    best
 }
 
 /// A ponder move when the PV is one move long: the TT's move after `best`.
@@ -229,6 +334,72 @@ mod tests {
                 );
                 assert!(!result.best.is_null());
             }
+        }
+    }
+
+    fn outcome(mv: &str, score: i32, depth: i32) -> ThreadOutcome {
+        let pos = Position::startpos();
+        let mv = pos.parse_uci_move(mv, false).unwrap();
+        ThreadOutcome {
+            mv,
+            score,
+            depth,
+            seldepth: depth as usize,
+            pv: vec![mv],
+        }
+    }
+
+    #[test]
+    fn the_threads_vote_for_the_answer() {
+        // Agreement: the deepest line of the move; the main thread on ties.
+        assert_eq!(
+            best_thread(&[outcome("e2e4", 30, 12), outcome("e2e4", 35, 13)]),
+            1
+        );
+        assert_eq!(
+            best_thread(&[outcome("e2e4", 30, 12), outcome("e2e4", 35, 12)]),
+            0
+        );
+        // A helper with nothing finished: the main thread.
+        assert_eq!(
+            best_thread(&[outcome("e2e4", 30, 12), outcome("d2d4", 90, 0)]),
+            0
+        );
+        // Same score, the helper one ply deeper: its move has more votes.
+        assert_eq!(
+            best_thread(&[outcome("e2e4", 30, 12), outcome("d2d4", 30, 13)]),
+            1
+        );
+        // Same depth, the helper's move scored lower: the main thread's.
+        assert_eq!(
+            best_thread(&[outcome("e2e4", 30, 12), outcome("d2d4", 10, 12)]),
+            0
+        );
+        // Two threads out of three agree against a deeper third.
+        let three = [
+            outcome("e2e4", 30, 12),
+            outcome("d2d4", 30, 13),
+            outcome("d2d4", 28, 12),
+        ];
+        assert_eq!(best_thread(&three), 1);
+        // A mate found by a shallower helper beats any vote; the fastest wins.
+        let mates = [
+            outcome("e2e4", 200, 14),
+            outcome("d2d4", MATE - 9, 9),
+            outcome("g1f3", MATE - 5, 8),
+        ];
+        assert_eq!(best_thread(&mates), 2);
+    }
+
+    #[test]
+    fn two_threads_answer_a_legal_move_with_its_line() {
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let pos = Position::from_fen(kiwipete).unwrap();
+        for _ in 0..5 {
+            let result = search_nodes(kiwipete, 2, 50_000);
+            assert!(pos.is_legal(result.best));
+            assert_eq!(result.pv.first(), Some(&result.best));
+            assert!(result.depth >= 1);
         }
     }
 

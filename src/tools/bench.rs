@@ -1,6 +1,8 @@
-//! `kiln bench [depth]`: a fixed-depth, single-threaded search of a fixed,
-//! varied set of positions with a fresh table. Its node count is the
-//! signature of the search's behaviour; the last line is `N nodes N nps`.
+//! `kiln bench [depth] [threads]`: a fixed-depth search of a fixed, varied
+//! set of positions with a fresh table. Single-threaded (the default) its
+//! node count is the signature of the search's behaviour; with more threads
+//! it measures Lazy SMP (time to depth, node rate), and the count varies
+//! from run to run. The last line is `N nodes N nps`.
 
 use crate::chess::Position;
 use crate::search::history::History;
@@ -67,9 +69,13 @@ pub const BENCH_POSITIONS: &[&str] = &[
     "rnbqkb1r/p3pppp/1p6/2ppP3/3N4/2P5/PPP1QPPP/R1B1KB1R w KQkq - 0 7",
 ];
 
-/// Runs the bench and prints per-position lines, then `N nodes N nps`.
-/// Returns the total node count.
-pub fn run(depth: i32, out: &mut impl Write) -> u64 {
+/// Threads `kiln bench` uses when none is given.
+pub const DEFAULT_BENCH_THREADS: usize = 1;
+
+/// Runs the bench on `threads` threads and prints per-position lines
+/// (best move, nodes, milliseconds), then the total time and `N nodes N
+/// nps`. Returns the total node count.
+pub fn run(depth: i32, threads: usize, out: &mut impl Write) -> u64 {
     let tt = TranspositionTable::new(16);
     let signals = Signals::default();
     let mut histories = vec![History::default()];
@@ -81,19 +87,27 @@ pub fn run(depth: i32, out: &mut impl Write) -> u64 {
             depth: Some(depth),
             ..Limits::default()
         };
-        let req = SearchRequest::new(pos, limits);
+        let mut req = SearchRequest::new(pos, limits);
+        req.threads = threads.max(1);
         signals.reset(false, false);
+        let position_start = Instant::now();
         let result = search(&req, &tt, &signals, &mut histories, &|_| {});
         let _ = writeln!(
             out,
-            "position {:2} bestmove {} nodes {}",
+            "position {:2} bestmove {} nodes {} time {} ms",
             i + 1,
             result.best,
-            result.nodes
+            result.nodes,
+            position_start.elapsed().as_millis()
         );
         total += result.nodes;
     }
     let secs = start.elapsed().as_secs_f64();
+    let _ = writeln!(
+        out,
+        "{threads} threads depth {depth} time {} ms",
+        (secs * 1000.0) as u64
+    );
     let _ = writeln!(
         out,
         "{total} nodes {} nps",

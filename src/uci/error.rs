@@ -103,6 +103,8 @@ pub enum UciError {
         min: u32,
         max: u32,
     },
+    /// `bench` thread count not a number from 1 to `max`.
+    BenchThreads { text: String, max: usize },
     /// `genfens` not written as `genfens N seed S book <None|FILE>`.
     GenfensSyntax(String),
     /// The `genfens` book could not be read or holds no valid FEN.
@@ -173,6 +175,11 @@ impl fmt::Display for UciError {
             Depth { command, text, min, max } => write!(
                 f,
                 "{command} needs a depth from {min} to {max}, got '{}'",
+                echo(text)
+            ),
+            BenchThreads { text, max } => write!(
+                f,
+                "bench needs a thread count from 1 to {max}, got '{}'",
                 echo(text)
             ),
             GenfensSyntax(args) => write!(

@@ -36,6 +36,8 @@ use std::thread::JoinHandle;
 const NO_CLOCK_MOVETIME_MS: u64 = 1_000;
 /// Deepest `bench` a command may ask for.
 const MAX_BENCH_DEPTH: u32 = 64;
+/// Most threads a `bench` command may ask for (the `Threads` maximum).
+const MAX_BENCH_THREADS: usize = 1024;
 
 /// What the worker thread hands back when its search ends.
 type WorkerResult = (Vec<History>, SearchResult);
@@ -526,7 +528,19 @@ impl Engine {
             None => crate::tools::bench::DEFAULT_BENCH_DEPTH,
             Some(d) => parse::parse_depth("bench", Some(d), 1, MAX_BENCH_DEPTH)? as i32,
         };
-        crate::tools::bench::run(depth, &mut std::io::stdout());
+        let threads = match args.get(1) {
+            None => crate::tools::bench::DEFAULT_BENCH_THREADS,
+            Some(t) => match t.parse::<usize>() {
+                Ok(n) if (1..=MAX_BENCH_THREADS).contains(&n) => n,
+                _ => {
+                    return Err(UciError::BenchThreads {
+                        text: t.to_string(),
+                        max: MAX_BENCH_THREADS,
+                    })
+                }
+            },
+        };
+        crate::tools::bench::run(depth, threads, &mut std::io::stdout());
         Ok(())
     }
 
