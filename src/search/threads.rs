@@ -30,9 +30,24 @@ pub struct Signals {
     /// When `ponderhit` arrived: the move's time counts from there.
     pub ponderhit_at: Mutex<Option<Instant>>,
     /// Nodes searched by all threads in the current search.
-    pub nodes: AtomicU64,
+    pub nodes: SharedCounter,
     /// Tablebase probes that found their table, all threads, this search.
-    pub tbhits: AtomicU64,
+    pub tbhits: SharedCounter,
+}
+
+/// A counter the threads add to, alone on its cache line: its writes do
+/// not evict the `stop` flag that every node reads.
+#[derive(Default)]
+#[repr(align(64))]
+pub struct SharedCounter(AtomicU64);
+
+impl std::ops::Deref for SharedCounter {
+    type Target = AtomicU64;
+
+    #[inline]
+    fn deref(&self) -> &AtomicU64 {
+        &self.0
+    }
 }
 
 impl Signals {
