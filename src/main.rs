@@ -17,6 +17,7 @@ fn main() -> ExitCode {
         Some("bench") => bench(&args[1..]),
         Some("book") => book(&args[1..]),
         Some("datagen") => datagen(&args[1..]),
+        Some("convert") => convert(&args[1..]),
         Some("spsa") => spsa(),
         Some("tune") => tune(&args[1..]),
         Some("--version") | Some("-V") => {
@@ -28,7 +29,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] [threads] | book [--file FILE] [moves...] | datagen [options] | datagen export <file> | tune [options] | spsa]");
+            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] [threads] | book [--file FILE] [moves...] | datagen [options] | datagen export <file> | convert --out FILE PGN... | tune [options] | spsa]");
             ExitCode::from(2)
         }
         None => {
@@ -273,6 +274,75 @@ fn datagen(args: &[String]) -> ExitCode {
             eprintln!("datagen: {}: {e}", config.out.display());
             ExitCode::from(1)
         }
+    }
+}
+
+const CONVERT_USAGE: &str = "usage: kiln convert --out FILE.kgame PGN...";
+
+/// `kiln convert --out FILE PGN...`: PGN games with engine score comments
+/// appended to a data file as game records.
+fn convert(args: &[String]) -> ExitCode {
+    use kiln::datagen::{convert::convert_file, open_for_append};
+    let mut out = None;
+    let mut pgns = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        if args[i] == "--out" {
+            let Some(path) = args.get(i + 1) else {
+                eprintln!("{CONVERT_USAGE}");
+                return ExitCode::from(2);
+            };
+            out = Some(std::path::PathBuf::from(path));
+            i += 2;
+        } else {
+            pgns.push(std::path::PathBuf::from(&args[i]));
+            i += 1;
+        }
+    }
+    let (Some(out), false) = (out, pgns.is_empty()) else {
+        eprintln!("{CONVERT_USAGE}");
+        return ExitCode::from(2);
+    };
+    let mut file = match open_for_append(&out) {
+        Ok((file, existing)) => {
+            eprintln!(
+                "convert: {} ({} games, {} positions already)",
+                out.display(),
+                existing.games,
+                existing.positions
+            );
+            std::io::BufWriter::new(file)
+        }
+        Err(e) => {
+            eprintln!("convert: {}: {e}", out.display());
+            return ExitCode::from(1);
+        }
+    };
+    let mut failed = false;
+    for pgn in &pgns {
+        match convert_file(pgn, &mut file) {
+            Ok(summary) => {
+                for skipped in summary.skipped.iter().take(10) {
+                    eprintln!("{}: skipped {skipped}", pgn.display());
+                }
+                eprintln!(
+                    "{}: {} games, {} positions converted; {} games skipped",
+                    pgn.display(),
+                    summary.games,
+                    summary.positions,
+                    summary.skipped.len()
+                );
+            }
+            Err(e) => {
+                eprintln!("convert: {}: {e}", pgn.display());
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

@@ -3,6 +3,7 @@
 //! own seed) at a soft node limit per move and appends whole records to one
 //! file, so an interrupted run resumes where it stopped.
 
+pub mod convert;
 pub mod format;
 
 use crate::chess::{legal_moves, Color, Position};

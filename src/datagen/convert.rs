@@ -1,0 +1,495 @@
+//! `kiln convert`: PGN games whose moves carry engine score comments, as
+//! fastchess and cutechess write them (`{+0.35/12 0.101s}`, `{-M3/20 0.05s}`),
+//! become game records of `format`, so games played elsewhere (OpenBench
+//! DATAGEN runs, tournaments) feed the same tuner and trainer as
+//! `kiln datagen`'s.
+//!
+//! A score comment gives the moving engine's view of the position before
+//! its move; records store White's view. Leading moves without a score
+//! (book moves) are played into the record's start position; the game is
+//! cut at a later move without one (the result still holds for the plies
+//! before it). Variations, NAGs, `;` comments and `%` lines are skipped.
+
+use super::format::{encode_game, Game, GameResult, Ply};
+use crate::chess::san::SanError;
+use crate::chess::{Color, FenError, Position};
+use std::fmt;
+use std::io::{self, Write};
+
+/// Centipawns for a mate score in the records: `MATE_RECORD - plies` for
+/// the side that mates (beyond the format's mate bound of 31,000).
+pub const MATE_RECORD: i32 = 32_000;
+/// Ordinary scores are clamped to this, below the mate bound.
+pub const MAX_CP_RECORD: i32 = 30_000;
+
+/// Why one PGN game was not converted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PgnError {
+    /// The game has no result (`*`, or no result token and no `Result` tag).
+    NoResult,
+    /// The `FEN` tag is not a legal position.
+    BadFen(FenError),
+    /// A move that is not legal (or not SAN) in the game's position.
+    BadMove {
+        /// 1-based half-move number in the game.
+        ply: usize,
+        san: String,
+        error: SanError,
+    },
+    /// No move carries a score comment.
+    NoScoredMove,
+    /// A `{` comment or `(` variation never closed.
+    Unterminated,
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgnError::NoResult => write!(f, "no result (unfinished game)"),
+            PgnError::BadFen(e) => write!(f, "FEN tag: {e}"),
+            PgnError::BadMove { ply, san, error } => write!(f, "ply {ply}: {error} '{san}'"),
+            PgnError::NoScoredMove => write!(f, "no move has a score comment"),
+            PgnError::Unterminated => write!(f, "comment or variation not closed"),
+        }
+    }
+}
+
+/// A game that could not be converted: where it starts and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConvertError {
+    /// 1-based index of the game in the text.
+    pub game: u64,
+    /// 1-based line where the game starts.
+    pub line: usize,
+    pub error: PgnError,
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "game {} (line {}): {}", self.game, self.line, self.error)
+    }
+}
+
+impl std::error::Error for ConvertError {}
+
+/// What one `convert_file` call did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConvertSummary {
+    pub games: u64,
+    pub positions: u64,
+    /// The games skipped, with why.
+    pub skipped: Vec<ConvertError>,
+}
+
+/// Converts a PGN file's games and appends their records to `out` (a data
+/// file opened by `open_for_append`). PGN files are often Latin-1: bytes
+/// that are not UTF-8 become replacement characters (only names and
+/// comments hold them).
+pub fn convert_file(pgn: &std::path::Path, out: &mut impl Write) -> io::Result<ConvertSummary> {
+    let bytes = std::fs::read(pgn)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut summary = ConvertSummary::default();
+    let mut buffer = Vec::new();
+    for result in convert_pgn(&text) {
+        match result {
+            Ok(game) => {
+                summary.games += 1;
+                summary.positions += game.plies.len() as u64;
+                buffer.extend_from_slice(&encode_game(&game));
+            }
+            Err(e) => summary.skipped.push(e),
+        }
+    }
+    out.write_all(&buffer)?;
+    out.flush()?;
+    Ok(summary)
+}
+
+/// One game as the lexer found it, before any chess is checked.
+#[derive(Default)]
+struct RawGame {
+    line: usize,
+    tags: Vec<(String, String)>,
+    /// SAN tokens with the comment that follows each (main line only).
+    moves: Vec<(String, Option<String>)>,
+    result: Option<String>,
+    unterminated: bool,
+}
+
+impl RawGame {
+    fn is_empty(&self) -> bool {
+        self.tags.is_empty() && self.moves.is_empty() && self.result.is_none()
+    }
+
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Converts every game of a PGN text, in order.
+pub fn convert_pgn(text: &str) -> Vec<Result<Game, ConvertError>> {
+    split_games(text)
+        .into_iter()
+        .enumerate()
+        .map(|(i, raw)| {
+            to_game(&raw).map_err(|error| ConvertError {
+                game: i as u64 + 1,
+                line: raw.line,
+                error,
+            })
+        })
+        .collect()
+}
+
+fn is_result(token: &str) -> bool {
+    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
+}
+
+/// Splits a PGN text into games: tag pairs, main-line moves with their
+/// comments, and the result token.
+fn split_games(text: &str) -> Vec<RawGame> {
+    let mut games = Vec::new();
+    let mut game = RawGame::default();
+    let mut in_movetext = false;
+    let mut depth = 0usize; // variation nesting
+    let chars: Vec<char> = text.chars().collect();
+    let mut line = 1;
+    let mut i = 0;
+    let mut at_line_start = true;
+    let finish = |game: &mut RawGame, games: &mut Vec<RawGame>| {
+        let done = std::mem::take(game);
+        if !done.is_empty() {
+            games.push(done);
+        }
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\n' {
+            line += 1;
+            at_line_start = true;
+            i += 1;
+            continue;
+        }
+        let line_start = at_line_start;
+        at_line_start = false;
+        if c.is_whitespace() {
+            at_line_start = line_start;
+            i += 1;
+            continue;
+        }
+        if game.is_empty() {
+            game.line = line;
+        }
+        match c {
+            '%' if line_start => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            ';' => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            '[' if depth == 0 => {
+                if in_movetext {
+                    finish(&mut game, &mut games);
+                    game.line = line;
+                    in_movetext = false;
+                }
+                let start = i + 1;
+                while i < chars.len() && chars[i] != ']' && chars[i] != '\n' {
+                    i += 1;
+                }
+                let body: String = chars[start..i.min(chars.len())].iter().collect();
+                if let Some((name, value)) = parse_tag(&body) {
+                    game.tags.push((name, value));
+                }
+                if i < chars.len() && chars[i] == ']' {
+                    i += 1;
+                }
+            }
+            '{' => {
+                let start = i + 1;
+                while i < chars.len() && chars[i] != '}' {
+                    if chars[i] == '\n' {
+                        line += 1;
+                    }
+                    i += 1;
+                }
+                if i >= chars.len() {
+                    game.unterminated = true;
+                }
+                let comment: String = chars[start..i.min(chars.len())].iter().collect();
+                if depth == 0 {
+                    if let Some(last) = game.moves.last_mut() {
+                        if last.1.is_none() {
+                            last.1 = Some(comment);
+                        }
+                    }
+                }
+                i += 1;
+            }
+            '(' => {
+                in_movetext = true;
+                depth += 1;
+                i += 1;
+            }
+            ')' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            _ => {
+                in_movetext = true;
+                let start = i;
+                while i < chars.len()
+                    && !chars[i].is_whitespace()
+                    && !matches!(chars[i], '{' | '}' | '(' | ')' | ';' | '[')
+                {
+                    i += 1;
+                }
+                let token: String = chars[start..i].iter().collect();
+                if depth > 0 {
+                    continue;
+                }
+                if is_result(&token) {
+                    game.result = Some(token);
+                    finish(&mut game, &mut games);
+                    in_movetext = false;
+                    continue;
+                }
+                if let Some(san) = move_of(&token) {
+                    game.moves.push((san, None));
+                }
+            }
+        }
+    }
+    if depth > 0 {
+        game.unterminated = true;
+    }
+    finish(&mut game, &mut games);
+    games
+}
+
+/// `Name "value"` inside a tag's brackets.
+fn parse_tag(body: &str) -> Option<(String, String)> {
+    let (name, rest) = body.trim().split_once(char::is_whitespace)?;
+    let value = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    Some((name.to_string(), value.replace("\\\"", "\"")))
+}
+
+/// The SAN in a movetext token: move numbers (`12.`, `12...`) and NAGs are
+/// not moves; `12.e4` is `e4`; annotations (`!`, `?`) are dropped.
+fn move_of(token: &str) -> Option<String> {
+    if token.starts_with('$') {
+        return None;
+    }
+    let body = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let body = body.trim_end_matches(['!', '?']);
+    (!body.is_empty()).then(|| body.to_string())
+}
+
+/// The score a comment gives, in centipawns from the mover's view: the
+/// first word, `+0.35/12`, `-1.20`, `0.00/1`, `+M5/20` (mates in 5 moves),
+/// `-M3`. `None` for anything else (`book`, an empty comment).
+pub fn parse_score_comment(comment: &str) -> Option<i32> {
+    let word = comment
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .find(|w| !w.is_empty())?;
+    let score = word.split('/').next()?;
+    let (negative, body) = match score.as_bytes().first()? {
+        b'+' => (false, &score[1..]),
+        b'-' => (true, &score[1..]),
+        _ => (false, score),
+    };
+    let cp = if let Some(moves) = body.strip_prefix('M').or_else(|| body.strip_prefix('#')) {
+        let moves: i32 = moves.parse().ok().filter(|&m| (0..=500).contains(&m))?;
+        if negative {
+            return Some(-(MATE_RECORD - 2 * moves));
+        }
+        return Some(MATE_RECORD - (2 * moves - 1).max(0));
+    } else {
+        if !body.starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        let pawns: f64 = body.parse().ok().filter(|p: &f64| p.is_finite())?;
+        ((pawns * 100.0).round() as i64).clamp(0, MAX_CP_RECORD as i64) as i32
+    };
+    Some(if negative { -cp } else { cp })
+}
+
+fn result_of(raw: &RawGame) -> Option<GameResult> {
+    let text = raw.result.as_deref().or_else(|| raw.tag("Result"))?;
+    match text {
+        "1-0" => Some(GameResult::WhiteWin),
+        "0-1" => Some(GameResult::BlackWin),
+        "1/2-1/2" => Some(GameResult::Draw),
+        _ => None,
+    }
+}
+
+fn to_game(raw: &RawGame) -> Result<Game, PgnError> {
+    if raw.unterminated {
+        return Err(PgnError::Unterminated);
+    }
+    let result = result_of(raw).ok_or(PgnError::NoResult)?;
+    let mut pos = match raw.tag("FEN") {
+        Some(fen) => Position::from_fen(fen).map_err(PgnError::BadFen)?,
+        None => Position::startpos(),
+    };
+    let mut start = pos;
+    let mut plies = Vec::new();
+    for (index, (san, comment)) in raw.moves.iter().enumerate() {
+        let mv = pos.parse_san(san).map_err(|error| PgnError::BadMove {
+            ply: index + 1,
+            san: san.clone(),
+            error,
+        })?;
+        match comment.as_deref().and_then(parse_score_comment) {
+            Some(score) => {
+                let white = if pos.side_to_move() == Color::White {
+                    score
+                } else {
+                    -score
+                };
+                plies.push(Ply {
+                    mv,
+                    score: white.clamp(-MATE_RECORD, MATE_RECORD) as i16,
+                });
+            }
+            // Book moves before the first scored one lead to the start.
+            None if plies.is_empty() => {
+                pos.make_move(mv);
+                start = pos;
+                continue;
+            }
+            // A move without a score later on ends the usable record.
+            None => break,
+        }
+        pos.make_move(mv);
+    }
+    if plies.is_empty() {
+        return Err(PgnError::NoScoredMove);
+    }
+    Ok(Game {
+        start,
+        plies,
+        result,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_comments_in_the_usual_forms() {
+        assert_eq!(parse_score_comment("+0.35/12 0.101s"), Some(35));
+        assert_eq!(parse_score_comment("-1.20/15 0.2s"), Some(-120));
+        assert_eq!(parse_score_comment("0.00/1 0s"), Some(0));
+        assert_eq!(parse_score_comment("+1.5"), Some(150));
+        assert_eq!(parse_score_comment("+M5/20 0.1s"), Some(MATE_RECORD - 9));
+        assert_eq!(parse_score_comment("-M3/20 0.1s"), Some(-(MATE_RECORD - 6)));
+        assert_eq!(
+            parse_score_comment("+2.10/9 0.05s, White wins by adjudication"),
+            Some(210)
+        );
+        assert_eq!(parse_score_comment("+999.00/3"), Some(MAX_CP_RECORD));
+        for junk in [
+            "book", "", "   ", "+", "-M", "Mx", "+.5", "nan/3", "inf", "+M-3",
+        ] {
+            assert_eq!(parse_score_comment(junk), None, "{junk:?}");
+        }
+    }
+
+    #[test]
+    fn book_moves_lead_to_the_start_and_scores_turn_white_relative() {
+        let pgn =
+            "[Event \"t\"]\n[Result \"0-1\"]\n\n1. e4 {book} e5 {book} 2. Nf3 {+0.30/10 0.1s}\n\
+                   Nc6 {+0.25/11 0.1s} 3. Bb5 {-0.10/9 0.1s} 0-1\n";
+        let games = convert_pgn(pgn);
+        assert_eq!(games.len(), 1);
+        let game = games[0].as_ref().unwrap();
+        let mut expected = Position::startpos();
+        for san in ["e4", "e5"] {
+            expected.make_move(expected.parse_san(san).unwrap());
+        }
+        assert_eq!(game.start.key(), expected.key());
+        let scores: Vec<i16> = game.plies.iter().map(|p| p.score).collect();
+        assert_eq!(scores, [30, -25, -10]);
+        assert_eq!(game.result, GameResult::BlackWin);
+    }
+
+    #[test]
+    fn variations_nags_and_a_later_unscored_move() {
+        let pgn = "1. d4 {+0.20/8} $1 (1. e4 {+0.1/3} e5) d5 {-0.15/8} ; line comment\n\
+                   2. c4!? {+0.22/8} e6 3. Nc3 {+0.3/8} 1/2-1/2";
+        let game = convert_pgn(pgn).remove(0).unwrap();
+        // Cut before `e6`, which has no score.
+        assert_eq!(game.plies.len(), 3);
+        assert_eq!(game.result, GameResult::Draw);
+    }
+
+    #[test]
+    fn bad_games_are_skipped_with_reasons_and_the_rest_convert() {
+        let pgn = "[Result \"*\"]\n1. e4 {+0.1/1} *\n\n\
+                   [Result \"1-0\"]\n1. e4 {+0.1/1} e4 {+0.1/1} 1-0\n\n\
+                   [FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n1. Kb1 {+0.1/1} 1-0\n\n\
+                   1. e4 e5 1-0\n\n\
+                   [Result \"1-0\"]\n1. e4 {+0.1/1} e5 {-0.2/1} 1-0\n\n\
+                   1. e4 {+0.3/2 open";
+        let results = convert_pgn(pgn);
+        let errors: Vec<_> = results
+            .iter()
+            .map(|r| r.as_ref().err().map(|e| (e.game, e.error.clone())))
+            .collect();
+        assert_eq!(errors[0], Some((1, PgnError::NoResult)));
+        assert!(matches!(
+            errors[1],
+            Some((2, PgnError::BadMove { ply: 2, .. }))
+        ));
+        assert!(matches!(errors[2], Some((3, PgnError::BadFen(_)))));
+        assert_eq!(errors[3], Some((4, PgnError::NoScoredMove)));
+        assert_eq!(errors[4], None);
+        assert_eq!(errors[5], Some((6, PgnError::Unterminated)));
+        let message = results[1].as_ref().unwrap_err().to_string();
+        assert!(
+            message.contains("game 2 (line 4)") && message.contains("'e4'"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn chess960_castling_from_a_fen_tag() {
+        let pgn = "[Variant \"chess960\"]\n[FEN \"rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1\"]\n\
+                   [Result \"1-0\"]\n1. O-O {+0.5/10} 1-0";
+        let game = convert_pgn(pgn).remove(0).unwrap();
+        assert!(game.plies[0].mv.is_castling());
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics() {
+        let samples = [
+            "[",
+            "{",
+            "(",
+            ")",
+            "]]",
+            "[Event",
+            "1.",
+            "...",
+            "1-0 1-0",
+            "$",
+            "%x\n1. e4",
+            "[FEN \"rnbqkbnr\"]\n1. e4 {+1} 1-0",
+            "\u{0}\u{ffff}",
+            "1. e4 {+M} 1-0",
+        ];
+        for text in samples {
+            let _ = convert_pgn(text);
+        }
+    }
+}
