@@ -9,6 +9,7 @@ pub mod book;
 pub mod chess;
 pub mod datagen;
 pub mod eval;
+pub mod nnue;
 pub mod search;
 pub mod syzygy;
 #[rustfmt::skip]

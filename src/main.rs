@@ -20,6 +20,7 @@ fn main() -> ExitCode {
         Some("convert") => convert(&args[1..]),
         Some("spsa") => spsa(),
         Some("tune") => tune(&args[1..]),
+        Some("train") => train(&args[1..]),
         Some("--version") | Some("-V") => {
             println!(
                 "Kiln {} ({})",
@@ -29,7 +30,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] [threads] | book [--file FILE] [moves...] | datagen [options] | datagen export <file> | convert --out FILE PGN... | tune [options] | spsa]");
+            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] [threads] | book [--file FILE] [moves...] | datagen [options] | datagen export <file> | convert --out FILE PGN... | tune [options] | train [options] | spsa]");
             ExitCode::from(2)
         }
         None => {
@@ -343,6 +344,64 @@ fn convert(args: &[String]) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+const TRAIN_USAGE: &str = "usage: kiln train [--data FILE]... [--out FILE] [--hidden N] \
+[--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N]";
+
+/// `kiln train ...`: a network fitted to self-play data.
+fn train(args: &[String]) -> ExitCode {
+    use kiln::tools::train::{self, Config};
+    let mut config = Config {
+        data: Vec::new(),
+        ..Config::default()
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).map(String::as_str);
+        let ok = match (args[i].as_str(), value) {
+            ("--data", Some(v)) => {
+                config.data.push(v.into());
+                true
+            }
+            ("--out", Some(v)) => {
+                config.out = v.into();
+                true
+            }
+            ("--hidden", Some(v)) => v.parse().map(|n| config.hidden = n).is_ok(),
+            ("--epochs", Some(v)) => v.parse().map(|n| config.epochs = n).is_ok(),
+            ("--batch", Some(v)) => v.parse().map(|n| config.batch = n).is_ok() && config.batch > 0,
+            ("--lr", Some(v)) => v.parse().map(|x| config.lr = x).is_ok() && config.lr > 0.0,
+            ("--lr-drop", Some(v)) => {
+                v.parse().map(|x| config.lr_drop = x).is_ok() && config.lr_drop > 0.0
+            }
+            ("--result-weight", Some(v)) => {
+                v.parse().map(|x| config.result_weight = x).is_ok()
+                    && (0.0..=1.0).contains(&config.result_weight)
+            }
+            ("--threads", Some(v)) => {
+                v.parse().map(|n| config.threads = n).is_ok() && config.threads > 0
+            }
+            ("--seed", Some(v)) => v.parse().map(|n| config.seed = n).is_ok(),
+            ("--positions", Some(v)) => v.parse().map(|n| config.max_positions = n).is_ok(),
+            _ => false,
+        };
+        if !ok {
+            eprintln!("bad argument '{}'\n{TRAIN_USAGE}", args[i]);
+            return ExitCode::from(2);
+        }
+        i += 2;
+    }
+    if config.data.is_empty() {
+        config.data.push("data/selfplay.kgame".into());
+    }
+    match train::run(&config, &mut std::io::stderr()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("train: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 

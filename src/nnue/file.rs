@@ -1,0 +1,243 @@
+//! The network file: a versioned header, then the quantised weights, all
+//! little-endian.
+//!
+//! ```text
+//! 8 bytes   magic b"KILNNNUE"
+//! 2 bytes   format version (u16), currently 1
+//! 2 bytes   inputs (u16), 768
+//! 2 bytes   hidden size H (u16), 1..=4096
+//! 2 bytes   QA (i16): input weights and biases are float × QA
+//! 2 bytes   QB (i16): output weights are float × QB
+//! 2 bytes   EVAL_SCALE (i16): centipawns per unit of output
+//! 8 bytes   FNV-1a 64 checksum of everything after this field
+//! 2·768·H   input weights (i16), feature-major
+//! 2·H       input biases (i16)
+//! 2·2H      output weights (i16): side to move's half, then the other's
+//! 4 bytes   output bias (i32), float × QA × QB
+//! ```
+//!
+//! Reading checks every field against what this build computes with, so a
+//! network made for another shape or scale is refused, never misread.
+
+use super::{Network, EVAL_SCALE, INPUTS, QA, QB};
+use std::fmt;
+
+pub const MAGIC: &[u8; 8] = b"KILNNNUE";
+pub const VERSION: u16 = 1;
+/// Bytes before the weights.
+pub const HEADER_LEN: usize = 28;
+/// The largest hidden layer a file may declare.
+pub const MAX_HIDDEN: usize = 4096;
+
+/// Why a network file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// Shorter than its header.
+    Truncated {
+        len: usize,
+    },
+    /// Does not start with `KILNNNUE`.
+    NotANetwork,
+    UnsupportedVersion(u16),
+    /// A header field differs from what this build uses.
+    Mismatch {
+        field: &'static str,
+        file: i64,
+        expected: i64,
+    },
+    /// The hidden size is 0 or above `MAX_HIDDEN`.
+    BadHidden(usize),
+    /// The length is not what the header's shape needs.
+    WrongLength {
+        len: usize,
+        expected: usize,
+    },
+    /// The weights do not match the header's checksum.
+    Checksum {
+        file: u64,
+        computed: u64,
+    },
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Truncated { len } => {
+                write!(f, "{len} bytes, shorter than the {HEADER_LEN}-byte header")
+            }
+            NetError::NotANetwork => write!(f, "not a Kiln network (no KILNNNUE header)"),
+            NetError::UnsupportedVersion(v) => {
+                write!(f, "format version {v} (this build reads {VERSION})")
+            }
+            NetError::Mismatch {
+                field,
+                file,
+                expected,
+            } => write!(f, "{field} is {file}, this build needs {expected}"),
+            NetError::BadHidden(h) => write!(f, "hidden size {h} (1..={MAX_HIDDEN})"),
+            NetError::WrongLength { len, expected } => {
+                write!(f, "{len} bytes, the header's shape needs {expected}")
+            }
+            NetError::Checksum { file, computed } => write!(
+                f,
+                "checksum {file:016x} in the header, {computed:016x} computed: the file is damaged"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// FNV-1a, 64 bits: enough to catch a damaged or truncated file.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The length of a file holding a network with `hidden` neurons.
+pub fn file_len(hidden: usize) -> usize {
+    HEADER_LEN + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
+
+/// The file bytes of `net`.
+pub fn write(net: &Network) -> Vec<u8> {
+    let mut body = Vec::with_capacity(file_len(net.hidden));
+    for &w in net.w1.iter().chain(&net.b1).chain(&net.w2) {
+        body.extend_from_slice(&w.to_le_bytes());
+    }
+    body.extend_from_slice(&net.b2.to_le_bytes());
+    let mut out = Vec::with_capacity(HEADER_LEN + body.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(INPUTS as u16).to_le_bytes());
+    out.extend_from_slice(&(net.hidden as u16).to_le_bytes());
+    out.extend_from_slice(&(QA as i16).to_le_bytes());
+    out.extend_from_slice(&(QB as i16).to_le_bytes());
+    out.extend_from_slice(&(EVAL_SCALE as i16).to_le_bytes());
+    out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+/// Reads and checks a network file.
+pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(NetError::Truncated { len: bytes.len() });
+    }
+    if &bytes[..8] != MAGIC {
+        return Err(NetError::NotANetwork);
+    }
+    let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+    let version = u16_at(8);
+    if version != VERSION {
+        return Err(NetError::UnsupportedVersion(version));
+    }
+    let expect = |field: &'static str, file: i64, expected: i64| {
+        if file == expected {
+            Ok(())
+        } else {
+            Err(NetError::Mismatch {
+                field,
+                file,
+                expected,
+            })
+        }
+    };
+    expect("inputs", u16_at(10) as i64, INPUTS as i64)?;
+    let hidden = u16_at(12) as usize;
+    if hidden == 0 || hidden > MAX_HIDDEN {
+        return Err(NetError::BadHidden(hidden));
+    }
+    expect("QA", u16_at(14) as i16 as i64, QA as i64)?;
+    expect("QB", u16_at(16) as i16 as i64, QB as i64)?;
+    expect("EVAL_SCALE", u16_at(18) as i16 as i64, EVAL_SCALE as i64)?;
+    let expected = file_len(hidden);
+    if bytes.len() != expected {
+        return Err(NetError::WrongLength {
+            len: bytes.len(),
+            expected,
+        });
+    }
+    let stored = u64::from_le_bytes(bytes[20..28].try_into().expect("8 bytes"));
+    let body = &bytes[HEADER_LEN..];
+    let computed = fnv1a(body);
+    if stored != computed {
+        return Err(NetError::Checksum {
+            file: stored,
+            computed,
+        });
+    }
+    let mut words = body
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]));
+    let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
+    let w1 = take(INPUTS * hidden);
+    let b1 = take(hidden);
+    let w2 = take(2 * hidden);
+    let tail = &body[body.len() - 4..];
+    let b2 = i32::from_le_bytes(tail.try_into().expect("4 bytes"));
+    Ok(Network {
+        hidden,
+        w1,
+        b1,
+        w2,
+        b2,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> Network {
+        let hidden = 4;
+        Network {
+            hidden,
+            w1: (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect(),
+            b1: vec![10, -20, 30, -40],
+            w2: vec![1, 2, 3, 4, -1, -2, -3, -4],
+            b2: -123_456,
+        }
+    }
+
+    #[test]
+    fn a_network_round_trips() {
+        let net = small();
+        let bytes = write(&net);
+        assert_eq!(bytes.len(), file_len(4));
+        assert_eq!(read(&bytes), Ok(net));
+    }
+
+    #[test]
+    fn damaged_files_are_refused_with_the_reason() {
+        let bytes = write(&small());
+        assert_eq!(read(&bytes[..10]), Err(NetError::Truncated { len: 10 }));
+        let mut bad = bytes.clone();
+        bad[0] = b'X';
+        assert_eq!(read(&bad), Err(NetError::NotANetwork));
+        let mut bad = bytes.clone();
+        bad[8] = 9;
+        assert_eq!(read(&bad), Err(NetError::UnsupportedVersion(9)));
+        let mut bad = bytes.clone();
+        bad[14] = 1;
+        assert!(matches!(
+            read(&bad),
+            Err(NetError::Mismatch { field: "QA", .. })
+        ));
+        let mut bad = bytes.clone();
+        bad[12] = 0;
+        bad[13] = 0;
+        assert_eq!(read(&bad), Err(NetError::BadHidden(0)));
+        assert!(matches!(
+            read(&bytes[..bytes.len() - 1]),
+            Err(NetError::WrongLength { .. })
+        ));
+        let mut bad = bytes.clone();
+        let last = bad.len() - 7;
+        bad[last] ^= 1;
+        let error = read(&bad).unwrap_err();
+        assert!(matches!(error, NetError::Checksum { .. }));
+        assert!(error.to_string().contains("damaged"));
+    }
+}

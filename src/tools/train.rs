@@ -1,0 +1,650 @@
+//! `kiln train`: fits a network of `crate::nnue`'s shape to self-play data
+//! on the CPU and writes it quantised in the format of `nnue::file`.
+//!
+//! Samples are the positions `SampleFilter::default()` keeps (no check, no
+//! capture or promotion as the played move, no mate score, from ply 8),
+//! every `VALIDATION_EVERY`-th game held out for validation. The target,
+//! from the side to move's view, is `result_weight × result + (1 −
+//! result_weight) × sigmoid(score / EVAL_SCALE)`; the loss is the mean
+//! squared error of `sigmoid(output)` against it. Training is Adam on
+//! shuffled mini-batches, the batch's gradient summed over all threads;
+//! every weight is kept within `WEIGHT_CLIP` so the quantised network
+//! (`QA`, `QB`) represents it, and the accumulator cannot overflow i16.
+//! A fixed seed makes a run repeatable (the thread count changes only the
+//! order of float sums).
+
+use crate::chess::Color;
+use crate::datagen::format::{GameReader, SampleFilter};
+use crate::datagen::Rng;
+use crate::nnue::{self, active_features, mirror, Network, EVAL_SCALE, INPUTS, MAX_ACTIVE, QA, QB};
+use std::fmt;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Every this-many-th game (by index in the data) is for validation.
+pub const VALIDATION_EVERY: usize = 20;
+/// Weights and biases stay within ± this: `QB × WEIGHT_CLIP` fits an i8
+/// and 32 input rows of `QA × WEIGHT_CLIP` fit the i16 accumulator.
+pub const WEIGHT_CLIP: f32 = 1.98;
+/// Adam's decay rates and its guard against division by zero.
+pub const ADAM_BETA1: f32 = 0.9;
+pub const ADAM_BETA2: f32 = 0.999;
+pub const ADAM_EPSILON: f32 = 1e-8;
+/// Initial input weights are uniform in ± this; biases start at 0.
+pub const INIT_INPUT_RANGE: f32 = 0.1;
+
+/// What `kiln train` was asked to do.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub hidden: usize,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    /// The learning rate is multiplied by `lr_drop` after each epoch.
+    pub lr_drop: f32,
+    pub result_weight: f32,
+    pub threads: usize,
+    pub seed: u64,
+    /// At most this many training positions (0 = all).
+    pub max_positions: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            data: vec![PathBuf::from("data/selfplay.kgame")],
+            out: PathBuf::from("data/kiln.nnue"),
+            hidden: 128,
+            epochs: 10,
+            batch: 16_384,
+            lr: 0.001,
+            lr_drop: 0.7,
+            result_weight: 0.3,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            seed: 1,
+            max_positions: 0,
+        }
+    }
+}
+
+/// Why training could not run.
+#[derive(Debug)]
+pub enum TrainError {
+    /// A data file could not be read, or holds a bad record.
+    Data(String),
+    /// The filter kept no training position.
+    NoSamples,
+    /// The hidden size is 0 or above the file format's limit.
+    BadHidden(usize),
+    /// The network could not be written.
+    Write(String),
+}
+
+impl fmt::Display for TrainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainError::Data(e) => write!(f, "{e}"),
+            TrainError::NoSamples => write!(f, "no training positions in the data"),
+            TrainError::BadHidden(h) => {
+                write!(f, "hidden size {h} (1..={})", nnue::file::MAX_HIDDEN)
+            }
+            TrainError::Write(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {}
+
+/// One position: its features from the side to move's view and the target.
+#[derive(Clone, Copy)]
+pub struct TrainSample {
+    features: [u16; MAX_ACTIVE],
+    count: u8,
+    target: f32,
+}
+
+impl TrainSample {
+    fn features(&self) -> &[u16] {
+        &self.features[..self.count as usize]
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The training and validation samples of the data files.
+pub fn load(config: &Config) -> Result<(Vec<TrainSample>, Vec<TrainSample>), TrainError> {
+    let mut train = Vec::new();
+    let mut validation = Vec::new();
+    let mut index = 0usize;
+    for path in &config.data {
+        let data_error =
+            |e: &dyn fmt::Display| TrainError::Data(format!("{}: {e}", path.display()));
+        let file = std::fs::File::open(path).map_err(|e| data_error(&e))?;
+        let reader = GameReader::new(std::io::BufReader::new(file)).map_err(|e| data_error(&e))?;
+        for game in reader {
+            let game = game.map_err(|e| data_error(&e))?;
+            let samples = game
+                .samples(&SampleFilter::default(), index as u64)
+                .map_err(|e| data_error(&e))?;
+            let held_out = index % VALIDATION_EVERY == VALIDATION_EVERY - 1;
+            index += 1;
+            for s in samples {
+                if !held_out && config.max_positions > 0 && train.len() >= config.max_positions {
+                    continue;
+                }
+                let white = s.position.side_to_move() == Color::White;
+                let score = if white { s.score } else { -s.score } as f32;
+                let result = s.result.white_score();
+                let result = if white { result } else { 1.0 - result };
+                let mut sample = TrainSample {
+                    features: [0; MAX_ACTIVE],
+                    count: 0,
+                    target: config.result_weight * result
+                        + (1.0 - config.result_weight) * sigmoid(score / EVAL_SCALE as f32),
+                };
+                sample.count = active_features(&s.position, &mut sample.features) as u8;
+                if held_out {
+                    validation.push(sample);
+                } else {
+                    train.push(sample);
+                }
+            }
+        }
+    }
+    if train.is_empty() {
+        return Err(TrainError::NoSamples);
+    }
+    Ok((train, validation))
+}
+
+/// The network in floats, as it trains (and its gradient, same shape).
+#[derive(Clone, Debug)]
+pub struct FloatNetwork {
+    pub hidden: usize,
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    pub w2: Vec<f32>,
+    pub b2: f32,
+}
+
+impl FloatNetwork {
+    fn zero(hidden: usize) -> FloatNetwork {
+        FloatNetwork {
+            hidden,
+            w1: vec![0.0; INPUTS * hidden],
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; 2 * hidden],
+            b2: 0.0,
+        }
+    }
+
+    /// Small random input weights and output weights; zero biases.
+    pub fn random(hidden: usize, seed: u64) -> FloatNetwork {
+        let mut rng = Rng::new(seed);
+        let mut uniform = |range: f32| {
+            let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+            (2.0 * unit - 1.0) * range
+        };
+        let mut net = FloatNetwork::zero(hidden);
+        for w in &mut net.w1 {
+            *w = uniform(INIT_INPUT_RANGE);
+        }
+        let output_range = 1.0 / (2.0 * hidden as f32).sqrt();
+        for w in &mut net.w2 {
+            *w = uniform(output_range);
+        }
+        net
+    }
+
+    fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.w1
+            .iter_mut()
+            .chain(self.b1.iter_mut())
+            .chain(self.w2.iter_mut())
+            .chain(std::iter::once(&mut self.b2))
+    }
+
+    fn params(&self) -> impl Iterator<Item = &f32> {
+        self.w1
+            .iter()
+            .chain(self.b1.iter())
+            .chain(self.w2.iter())
+            .chain(std::iter::once(&self.b2))
+    }
+
+    /// Both accumulators (side to move first), before the activation.
+    fn accumulate(&self, features: &[u16], ours: &mut [f32], theirs: &mut [f32]) {
+        let h = self.hidden;
+        ours.copy_from_slice(&self.b1);
+        theirs.copy_from_slice(&self.b1);
+        for &f in features {
+            let f = f as usize;
+            for (a, w) in ours.iter_mut().zip(&self.w1[f * h..][..h]) {
+                *a += w;
+            }
+            for (a, w) in theirs.iter_mut().zip(&self.w1[mirror(f) * h..][..h]) {
+                *a += w;
+            }
+        }
+    }
+
+    fn output(&self, ours: &[f32], theirs: &[f32]) -> f32 {
+        let h = self.hidden;
+        let screlu = |x: f32| {
+            let c = x.clamp(0.0, 1.0);
+            c * c
+        };
+        let mut out = self.b2;
+        for i in 0..h {
+            out += screlu(ours[i]) * self.w2[i] + screlu(theirs[i]) * self.w2[h + i];
+        }
+        out
+    }
+
+    /// The raw output (units of `EVAL_SCALE` centipawns) of a sample.
+    pub fn forward(&self, sample: &TrainSample) -> f32 {
+        let mut ours = vec![0.0; self.hidden];
+        let mut theirs = vec![0.0; self.hidden];
+        self.accumulate(sample.features(), &mut ours, &mut theirs);
+        self.output(&ours, &theirs)
+    }
+
+    /// The evaluation of a position in centipawns, for the side to move.
+    pub fn evaluate(&self, pos: &crate::chess::Position) -> f32 {
+        let mut sample = TrainSample {
+            features: [0; MAX_ACTIVE],
+            count: 0,
+            target: 0.0,
+        };
+        sample.count = active_features(pos, &mut sample.features) as u8;
+        self.forward(&sample) * EVAL_SCALE as f32
+    }
+
+    /// Adds the gradient of the squared error on `samples` to `grad`;
+    /// returns the summed error.
+    fn backward(&self, samples: &[TrainSample], grad: &mut FloatNetwork) -> f64 {
+        let h = self.hidden;
+        let mut ours = vec![0.0; h];
+        let mut theirs = vec![0.0; h];
+        let mut d_ours = vec![0.0; h];
+        let mut d_theirs = vec![0.0; h];
+        let mut error = 0.0f64;
+        for sample in samples {
+            self.accumulate(sample.features(), &mut ours, &mut theirs);
+            let p = sigmoid(self.output(&ours, &theirs));
+            let diff = p - sample.target;
+            error += (diff * diff) as f64;
+            let d_out = 2.0 * diff * p * (1.0 - p);
+            grad.b2 += d_out;
+            for i in 0..h {
+                let (a, b) = (ours[i], theirs[i]);
+                let (ca, cb) = (a.clamp(0.0, 1.0), b.clamp(0.0, 1.0));
+                grad.w2[i] += d_out * ca * ca;
+                grad.w2[h + i] += d_out * cb * cb;
+                // d screlu / dx = 2x inside (0, 1), else 0.
+                d_ours[i] = if a > 0.0 && a < 1.0 {
+                    d_out * self.w2[i] * 2.0 * a
+                } else {
+                    0.0
+                };
+                d_theirs[i] = if b > 0.0 && b < 1.0 {
+                    d_out * self.w2[h + i] * 2.0 * b
+                } else {
+                    0.0
+                };
+                grad.b1[i] += d_ours[i] + d_theirs[i];
+            }
+            for &f in sample.features() {
+                let f = f as usize;
+                for (g, d) in grad.w1[f * h..][..h].iter_mut().zip(&d_ours) {
+                    *g += d;
+                }
+                for (g, d) in grad.w1[mirror(f) * h..][..h].iter_mut().zip(&d_theirs) {
+                    *g += d;
+                }
+            }
+        }
+        error
+    }
+
+    /// The network rounded to the integers the engine uses.
+    pub fn quantise(&self) -> Network {
+        let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
+        Network {
+            hidden: self.hidden,
+            w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
+            b1: self.b1.iter().map(|&b| q(b, QA)).collect(),
+            w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
+            b2: (self.b2 * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+impl From<&Network> for FloatNetwork {
+    /// The float network whose weights are exactly the integer ones'.
+    fn from(net: &Network) -> FloatNetwork {
+        let d = |x: i16, scale: i32| x as f32 / scale as f32;
+        FloatNetwork {
+            hidden: net.hidden,
+            w1: net.w1.iter().map(|&w| d(w, QA)).collect(),
+            b1: net.b1.iter().map(|&b| d(b, QA)).collect(),
+            w2: net.w2.iter().map(|&w| d(w, QB)).collect(),
+            b2: net.b2 as f32 / (QA * QB) as f32,
+        }
+    }
+}
+
+/// Adam's moment estimates for every parameter.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    step: i32,
+}
+
+impl Adam {
+    fn new(params: usize) -> Adam {
+        Adam {
+            m: vec![0.0; params],
+            v: vec![0.0; params],
+            step: 0,
+        }
+    }
+
+    /// One step on `net` along the mean gradient `grad / count`.
+    fn update(&mut self, net: &mut FloatNetwork, grad: &FloatNetwork, count: usize, lr: f32) {
+        self.step += 1;
+        let c1 = 1.0 - ADAM_BETA1.powi(self.step);
+        let c2 = 1.0 - ADAM_BETA2.powi(self.step);
+        let scale = 1.0 / count as f32;
+        for (((w, &g), m), v) in net
+            .params_mut()
+            .zip(grad.params())
+            .zip(self.m.iter_mut())
+            .zip(self.v.iter_mut())
+        {
+            let g = g * scale;
+            *m = ADAM_BETA1 * *m + (1.0 - ADAM_BETA1) * g;
+            *v = ADAM_BETA2 * *v + (1.0 - ADAM_BETA2) * g * g;
+            let step = lr * (*m / c1) / ((*v / c2).sqrt() + ADAM_EPSILON);
+            *w = (*w - step).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        }
+    }
+}
+
+/// The mean squared error of `net` on `samples`, over `threads` threads.
+pub fn loss(net: &FloatNetwork, samples: &[TrainSample], threads: usize) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let chunk = samples.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|s| {
+                            let d = sigmoid(net.forward(s)) - s.target;
+                            (d * d) as f64
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("loss thread"))
+            .sum()
+    });
+    total / samples.len() as f64
+}
+
+/// One epoch over `train` (shuffled with `rng`); returns its mean loss.
+fn epoch(
+    net: &mut FloatNetwork,
+    adam: &mut Adam,
+    train: &mut [TrainSample],
+    config: &Config,
+    lr: f32,
+    rng: &mut Rng,
+) -> f64 {
+    for i in (1..train.len()).rev() {
+        train.swap(i, rng.below(i + 1));
+    }
+    let threads = config.threads.max(1);
+    let mut total = 0.0;
+    let mut grads: Vec<FloatNetwork> = (0..threads)
+        .map(|_| FloatNetwork::zero(net.hidden))
+        .collect();
+    for batch in train.chunks(config.batch.max(1)) {
+        let chunk = batch.len().div_ceil(threads);
+        let shared: &FloatNetwork = net;
+        total += std::thread::scope(|scope| {
+            let handles: Vec<_> = batch
+                .chunks(chunk)
+                .zip(grads.iter_mut())
+                .map(|(part, grad)| {
+                    scope.spawn(move || {
+                        for g in grad.params_mut() {
+                            *g = 0.0;
+                        }
+                        shared.backward(part, grad)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("training thread"))
+                .sum::<f64>()
+        });
+        let used = batch.chunks(chunk).count();
+        let (first, rest) = grads.split_first_mut().expect("one thread");
+        for other in &rest[..used - 1] {
+            for (g, o) in first.params_mut().zip(other.params()) {
+                *g += o;
+            }
+        }
+        adam.update(net, first, batch.len(), lr);
+    }
+    total / train.len() as f64
+}
+
+/// What a training run measured.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub train_positions: usize,
+    pub validation_positions: usize,
+    /// Loss per epoch: (training, validation).
+    pub losses: Vec<(f64, f64)>,
+    pub network: FloatNetwork,
+}
+
+/// Trains on already loaded samples, logging each epoch to `log`.
+pub fn train(
+    config: &Config,
+    train: &mut [TrainSample],
+    validation: &[TrainSample],
+    log: &mut impl Write,
+) -> Result<Report, TrainError> {
+    if config.hidden == 0 || config.hidden > nnue::file::MAX_HIDDEN {
+        return Err(TrainError::BadHidden(config.hidden));
+    }
+    if train.is_empty() {
+        return Err(TrainError::NoSamples);
+    }
+    let mut rng = Rng::new(config.seed);
+    let mut net = FloatNetwork::random(config.hidden, rng.next_u64());
+    let parameters = net.params().count();
+    let mut adam = Adam::new(parameters);
+    let _ = writeln!(
+        log,
+        "train: {} positions, validation: {}, network 768x{}x2x1 ({parameters} weights)",
+        train.len(),
+        validation.len(),
+        config.hidden
+    );
+    let _ = writeln!(
+        log,
+        "epoch 0: validation loss {:.6}",
+        loss(&net, validation, config.threads)
+    );
+    let mut losses = Vec::new();
+    let mut lr = config.lr;
+    for e in 1..=config.epochs {
+        let started = std::time::Instant::now();
+        let train_loss = epoch(&mut net, &mut adam, train, config, lr, &mut rng);
+        let validation_loss = loss(&net, validation, config.threads);
+        let _ = writeln!(
+            log,
+            "epoch {e}: train loss {train_loss:.6}, validation loss {validation_loss:.6}, lr {lr:.6}, {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        losses.push((train_loss, validation_loss));
+        lr *= config.lr_drop;
+    }
+    Ok(Report {
+        train_positions: train.len(),
+        validation_positions: validation.len(),
+        losses,
+        network: net,
+    })
+}
+
+/// `kiln train`: load, train, write the quantised network to `config.out`.
+pub fn run(config: &Config, log: &mut impl Write) -> Result<Report, TrainError> {
+    let (mut train_set, validation) = load(config)?;
+    let report = train(config, &mut train_set, &validation, log)?;
+    let bytes = nnue::file::write(&report.network.quantise());
+    if let Some(dir) = config.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| TrainError::Write(format!("{}: {e}", dir.display())))?;
+    }
+    std::fs::write(&config.out, bytes)
+        .map_err(|e| TrainError::Write(format!("{}: {e}", config.out.display())))?;
+    let _ = writeln!(log, "wrote {}", config.out.display());
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+    use crate::datagen::{self, Starts};
+
+    /// A few thousand positions of quick self-play.
+    fn small_data(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kiln-train-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("games.kgame");
+        let config = datagen::Config {
+            out: out.clone(),
+            threads: 2,
+            soft_nodes: 200,
+            random_plies: 8,
+            starts: Starts::Standard,
+            games: Some(60),
+            positions: None,
+            seed: 5,
+            hash_mb: 1,
+        };
+        datagen::run(&config, &mut std::io::sink()).unwrap();
+        out
+    }
+
+    #[test]
+    fn training_lowers_the_loss_and_the_integer_network_agrees() {
+        let data = small_data("tiny");
+        let config = Config {
+            data: vec![data.clone()],
+            out: data.with_extension("nnue"),
+            hidden: 16,
+            epochs: 6,
+            batch: 256,
+            lr: 0.01,
+            lr_drop: 0.8,
+            threads: 2,
+            seed: 3,
+            ..Config::default()
+        };
+        let (mut train_set, validation) = load(&config).unwrap();
+        assert!(train_set.len() > 2_000, "{} positions", train_set.len());
+        let before = loss(
+            &FloatNetwork::random(config.hidden, Rng::new(config.seed).next_u64()),
+            &train_set,
+            2,
+        );
+        let report = train(&config, &mut train_set, &validation, &mut std::io::sink()).unwrap();
+        let (last_train, _) = *report.losses.last().unwrap();
+        assert!(last_train < 0.8 * before, "loss {before} -> {last_train}");
+        assert!(report
+            .losses
+            .iter()
+            .all(|(t, v)| t.is_finite() && v.is_finite()));
+
+        // The exported integers compute what floats compute with the same
+        // (rounded) weights, but for truncating divisions, and rounding
+        // costs the trained floats little.
+        let net = nnue::file::read(&nnue::file::write(&report.network.quantise())).unwrap();
+        let rounded = FloatNetwork::from(&net);
+        let mut pos = Position::startpos();
+        let mut rng = Rng::new(9);
+        let (mut checked, mut rounding_error) = (0, 0.0f32);
+        while checked < 500 {
+            let moves = crate::chess::legal_moves(&pos);
+            if moves.is_empty() || pos.halfmove_clock() > 60 {
+                pos = Position::startpos();
+                continue;
+            }
+            pos.make_move(moves.iter().nth(rng.below(moves.len())).unwrap());
+            let int = net.evaluate(&pos) as f32;
+            let same_weights = rounded.evaluate(&pos);
+            assert!(
+                (same_weights - int).abs() <= 1.5,
+                "{}: integer {int}, float on the same weights {same_weights}",
+                pos.to_fen()
+            );
+            let trained = report.network.evaluate(&pos);
+            assert!(
+                (trained - int).abs() <= 25.0,
+                "{}: trained {trained}, integer {int}",
+                pos.to_fen()
+            );
+            rounding_error += (trained - int).abs();
+            checked += 1;
+        }
+        assert!(
+            rounding_error / (checked as f32) < 5.0,
+            "mean {}",
+            rounding_error / checked as f32
+        );
+        let _ = std::fs::remove_dir_all(data.parent().unwrap());
+    }
+
+    #[test]
+    fn the_same_seed_trains_the_same_network() {
+        let data = small_data("seed");
+        let config = Config {
+            data: vec![data.clone()],
+            hidden: 8,
+            epochs: 2,
+            batch: 512,
+            threads: 1,
+            seed: 4,
+            ..Config::default()
+        };
+        let run = || {
+            let (mut t, v) = load(&config).unwrap();
+            train(&config, &mut t, &v, &mut std::io::sink())
+                .unwrap()
+                .network
+                .quantise()
+        };
+        assert_eq!(run(), run());
+        let _ = std::fs::remove_dir_all(data.parent().unwrap());
+    }
+}
