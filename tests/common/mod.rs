@@ -17,14 +17,15 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
-        let mut engine = Engine::spawn(&engine_path());
+        let mut engine = Engine::spawn(&engine_path(), &[]);
         engine.send("setoption name OwnBook value false");
         engine
     }
 
-    /// Any UCI program, started as it is (no option sent).
-    pub fn spawn(program: &str) -> Engine {
+    /// Any UCI program with `args`, started as it is (no option sent).
+    pub fn spawn(program: &str, args: &[&str]) -> Engine {
         let mut child = Command::new(program)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
