@@ -98,8 +98,11 @@ CLASSES = [
 
 def main():
     rng = random.Random(SEED)
-    print("# CLASS;FEN;KILN;OUTCOME;DTZ from python-chess %s (chess.syzygy); "
-          "made by tests/data/tb_conversion.py, seed %d" % (chess.__version__, SEED))
+    print("# CLASS;FEN;KILN;OUTCOME;DTZ from python-chess %s (chess.syzygy), seed %d; made by"
+          % (chess.__version__, SEED))
+    print("#   python3 tests/data/tb_conversion.py > tests/data/tb_conversion.txt")
+    print("# KILN: the colour Kiln plays (the side to move); OUTCOME: Kiln's by the tables'"
+          " WDL; DTZ: for the side to move, in plies")
     seen = set()
     with chess.syzygy.open_tablebase(TABLES) as tables:
         for name, pieces, wdl_wanted, fits in CLASSES:
