@@ -17,11 +17,19 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
-        let mut child = Command::new(engine_path())
+        let mut engine = Engine::spawn(&engine_path(), &[]);
+        engine.send("setoption name OwnBook value false");
+        engine
+    }
+
+    /// Any UCI program with `args`, started as it is (no option sent).
+    pub fn spawn(program: &str, args: &[&str]) -> Engine {
+        let mut child = Command::new(program)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
-            .expect("kiln starts");
+            .unwrap_or_else(|e| panic!("{program} starts: {e}"));
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, lines) = channel();
@@ -33,13 +41,11 @@ impl Engine {
                 }
             }
         });
-        let mut engine = Engine {
+        Engine {
             child,
             stdin,
             lines,
-        };
-        engine.send("setoption name OwnBook value false");
-        engine
+        }
     }
 
     pub fn send(&mut self, line: &str) {
