@@ -9,6 +9,7 @@
 mod common;
 mod prop_inputs;
 
+use kiln::datagen::GENFENS_MAX_COUNT;
 use kiln::uci::options::{self, OptionValue};
 use prop_inputs::{check, fens, mutated, random_text, Fields};
 use proptest::collection::vec;
@@ -60,6 +61,7 @@ fn commands() -> Vec<String> {
         "perft 2",
         "go perft 1",
         "genfens 1 seed 7 book None",
+        "genfens 1000000000000 seed 1 book None",
     ]
     .map(String::from)
     .to_vec();
@@ -96,7 +98,8 @@ fn slow(line: &str) -> bool {
         ["bench", ..] => true,
         ["perft", ..] => number_over(1, 3),
         ["go", "perft", ..] => number_over(2, 3),
-        ["genfens", ..] => number_over(1, 2),
+        // Counts above the maximum are refused at once.
+        ["genfens", ..] => number_over(1, 2) && !number_over(1, GENFENS_MAX_COUNT as u64),
         ["setoption", args @ ..] => match options::parse_setoption(args) {
             Ok((spec, OptionValue::Spin(v))) => match spec.name {
                 "Hash" => v > 4,
