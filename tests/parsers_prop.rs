@@ -8,7 +8,7 @@
 //! round-trips, a move list is legal, a book holds its lines).
 //!
 //! Every run draws the same cases: each test seeds its own ChaCha generator
-//! with a fixed seed (`runner` below), whatever the environment says. The
+//! with a fixed seed (`prop_inputs::runner`), whatever the environment says. The
 //! `cargo fuzz` targets in `fuzz/` search the same parsers without limit.
 
 mod prop_inputs;
@@ -16,8 +16,9 @@ mod prop_inputs;
 use kiln::book::polyglot::{self, PolyglotEntry, PolyglotProblem, ENTRY_BYTES};
 use kiln::book::{Book, BookError, LineProblem};
 use kiln::chess::{legal_moves, FenError, Move, Position};
+use kiln::datagen::GENFENS_MAX_COUNT;
 use kiln::uci::options::{self, OptionKind, OptionSpec, OptionValue, Options};
-use kiln::uci::parse::{is_uci_move_syntax, parse_go, parse_position};
+use kiln::uci::parse::{is_uci_move_syntax, parse_genfens, parse_go, parse_position};
 use kiln::uci::UciError;
 use prop_inputs::{an_edit, apply, check, fens, mutated, random_text, Edit, Fields, TOKENS};
 use proptest::collection::vec;
@@ -705,6 +706,57 @@ fn setoption_mutations() {
         mutated(a_setoption().prop_map(|(line, _, _)| line), Fields::Words),
         |line| setoption_holds(&line),
     );
+}
+
+// ----- genfens ----------------------------------------------------------
+
+/// `genfens N seed S book B`: the count is within its limit and the seed
+/// and book are those written; a refusal says how to write it.
+fn genfens_holds(line: &str) -> Result<bool, TestCaseError> {
+    let args = words(line);
+    let parsed = parse_genfens(&args);
+    let accepted = parsed.is_ok();
+    match parsed {
+        Ok(request) => {
+            prop_assert!(request.count <= GENFENS_MAX_COUNT);
+            prop_assert_eq!(args[0].parse::<usize>(), Ok(request.count));
+            let seed_at = args.iter().position(|&w| w == "seed");
+            prop_assert!(seed_at.is_some_and(|i| i + 1 < args.len()));
+            if let Some(book) = &request.book {
+                prop_assert!(args.contains(&book.as_str()));
+            }
+        }
+        Err(error) => {
+            let message = error.to_string();
+            match error {
+                UciError::GenfensSyntax(_) => prop_assert!(message.contains("genfens needs")),
+                UciError::GenfensTooMany { count, max } => {
+                    prop_assert!(count > max);
+                    prop_assert!(message.contains("at most"));
+                }
+                other => return Err(TestCaseError::fail(format!("unexpected {other:?}"))),
+            }
+        }
+    }
+    Ok(accepted)
+}
+
+#[test]
+fn genfens_random_and_mutated() {
+    let requests = (any::<u32>(), any::<u64>(), any::<bool>()).prop_map(|(n, seed, book)| {
+        let book = if book { "None" } else { "books/openings.epd" };
+        format!("{} seed {seed} book {book}", n % 2_000_000)
+    });
+    check(
+        3000,
+        26,
+        (50, 1000),
+        mutated(requests, Fields::Words),
+        |line| genfens_holds(&line),
+    );
+    check(1000, 27, (0, 900), random_text(60), |text| {
+        genfens_holds(&text)
+    });
 }
 
 // ----- text books ----------------------------------------------------------

@@ -14,6 +14,8 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRu
 /// A runner drawing `cases` cases from a fixed seed (`salt` makes each
 /// test's stream its own). Failures are not saved to files: a failing case
 /// is printed, shrunk, and the same seed finds it again on the next run.
+/// (The runner's generator is given here, so proptest's `PROPTEST_*`
+/// variables cannot change which cases are drawn, nor how many.)
 pub fn runner(cases: u32, salt: u8) -> TestRunner {
     let config = Config {
         cases,
