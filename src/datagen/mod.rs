@@ -329,6 +329,9 @@ pub const GENFENS_RANDOM_PLIES: usize = 8;
 pub const GENFENS_BOOK_RANDOM_PLIES: usize = 2;
 /// Gives up after this many rejected tries per requested opening.
 const GENFENS_TRIES_PER_FEN: usize = 1_000;
+/// Most openings one `genfens` request may ask for (each costs a search;
+/// OpenBench asks for far fewer). `parse_genfens` refuses more.
+pub const GENFENS_MAX_COUNT: usize = 1_000_000;
 
 /// OpenBench's `genfens`: `count` openings from `seed`, each the start (or a
 /// random line of `book`) plus random legal plies, kept only when a short
@@ -346,7 +349,8 @@ pub fn genfens(count: usize, seed: u64, book: Option<&[String]>) -> Vec<String> 
         signals: Signals::default(),
         soft_nodes: GENFENS_CHECK_NODES,
     };
-    let mut fens = Vec::with_capacity(count);
+    // Not `count` itself: a huge count must not allocate (or abort) first.
+    let mut fens = Vec::with_capacity(count.min(GENFENS_MAX_COUNT));
     let mut tries = 0;
     while fens.len() < count && tries < count.saturating_mul(GENFENS_TRIES_PER_FEN) {
         tries += 1;

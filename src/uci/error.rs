@@ -107,6 +107,8 @@ pub enum UciError {
     BenchThreads { text: String, max: usize },
     /// `genfens` not written as `genfens N seed S book <None|FILE>`.
     GenfensSyntax(String),
+    /// `genfens` asking for more openings than `GENFENS_MAX_COUNT`.
+    GenfensTooMany { count: usize, max: usize },
     /// The `genfens` book could not be read or holds no valid FEN.
     GenfensBook { path: String, reason: String },
     /// The search thread panicked (never expected; the engine recovers).
@@ -186,6 +188,10 @@ impl fmt::Display for UciError {
                 f,
                 "genfens needs 'genfens N seed S book <None|FILE>', got 'genfens {}'",
                 echo(args)
+            ),
+            GenfensTooMany { count, max } => write!(
+                f,
+                "genfens asks for {count} openings; at most {max} in one request"
             ),
             GenfensBook { path, reason } => {
                 write!(f, "genfens book '{}': {}", echo(path), echo(reason))

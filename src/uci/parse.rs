@@ -3,6 +3,7 @@
 
 use super::error::UciError;
 use crate::chess::{Move, Position};
+use crate::datagen::GENFENS_MAX_COUNT;
 use crate::search::time::Limits;
 
 /// A `go` command's limits and root move restriction.
@@ -129,13 +130,20 @@ pub struct Genfens {
 }
 
 /// Parses `genfens N seed S book <None|FILE> [extra ...]` (extra words, which
-/// OpenBench may pass through for the engine, are ignored).
+/// OpenBench may pass through for the engine, are ignored). N is at most
+/// `GENFENS_MAX_COUNT`.
 pub fn parse_genfens(args: &[&str]) -> Result<Genfens, UciError> {
     let syntax = || UciError::GenfensSyntax(args.join(" "));
     let count = args
         .first()
         .and_then(|n| n.parse::<usize>().ok())
         .ok_or_else(syntax)?;
+    if count > GENFENS_MAX_COUNT {
+        return Err(UciError::GenfensTooMany {
+            count,
+            max: GENFENS_MAX_COUNT,
+        });
+    }
     let mut genfens = Genfens {
         count,
         seed: 0,
@@ -320,6 +328,27 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn huge_genfens_counts_are_refused() {
+        // `genfens 1000000000000 seed 1 book None` aborted the engine (the
+        // FEN list was allocated for the count), and a count near usize::MAX
+        // panicked with a capacity overflow. Found while writing the UCI
+        // loop's property test (tests/uci_prop.rs), which now sends them.
+        for count in ["1000000000000", "18446744073709551615", "1000001"] {
+            let args = format!("{count} seed 1 book None");
+            let error = parse_genfens(&words(&args)).unwrap_err();
+            assert_eq!(
+                error,
+                UciError::GenfensTooMany {
+                    count: count.parse().unwrap(),
+                    max: GENFENS_MAX_COUNT
+                }
+            );
+            assert!(error.to_string().contains("at most 1000000"), "{error}");
+        }
+        assert!(parse_genfens(&words("1000000 seed 1 book None")).is_ok());
     }
 
     #[test]
