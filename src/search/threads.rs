@@ -6,6 +6,7 @@ use super::history::History;
 use super::root::{initial_root_moves, legal_prefix, SearchInfo};
 use super::score::MATE;
 use super::searcher::Searcher;
+use super::skill::{choose_line, Skill};
 use super::syzygy::rank_root_moves;
 use super::time::{Limits, TimeManager, DEFAULT_MOVE_OVERHEAD_MS};
 use super::tt::TranspositionTable;
@@ -67,6 +68,8 @@ pub struct SearchRequest {
     pub tablebases: Option<Arc<Tablebases>>,
     /// `SyzygyProbeLimit`: positions with more pieces are not probed.
     pub syzygy_probe_limit: u32,
+    /// A limited playing strength (`None`: full strength, the normal search).
+    pub skill: Option<Skill>,
 }
 
 impl SearchRequest {
@@ -83,6 +86,7 @@ impl SearchRequest {
             chess960: false,
             tablebases: None,
             syzygy_probe_limit: DEFAULT_PROBE_LIMIT,
+            skill: None,
         }
     }
 }
@@ -107,6 +111,9 @@ pub struct SearchResult {
 /// `histories[i]` for thread i (grown as needed). Progress goes to `report`.
 /// Returns when the limits say so or `signals.stop` is set; in `infinite`
 /// or ponder mode it returns only after `stop` (or `ponderhit`).
+///
+/// With `req.skill` set, the search runs within the skill's node budget and
+/// lines, and plays the line it chooses (see `skill`).
 pub fn search(
     req: &SearchRequest,
     tt: &TranspositionTable,
@@ -115,6 +122,14 @@ pub fn search(
     report: &dyn Fn(&SearchInfo),
 ) -> SearchResult {
     let start = Instant::now();
+    let limited;
+    let req = match &req.skill {
+        Some(skill) => {
+            limited = skill.request(req);
+            &limited
+        }
+        None => req,
+    };
     let threads = req.threads.max(1);
     while histories.len() < threads {
         histories.push(History::default());
@@ -160,7 +175,14 @@ pub fn search(
         // Infinite and ponder searches hold their answer until released.
         wait_for_release(signals);
         signals.stop.store(true, Ordering::SeqCst);
-        let best = &main.root_moves[0];
+        let chosen;
+        let best = match &req.skill {
+            Some(skill) => {
+                chosen = choose_line(skill, &req.root, &main.root_moves, &main.skill_lines);
+                &chosen
+            }
+            None => &main.root_moves[0],
+        };
         SearchResult {
             best: best.mv,
             ponder: None,
