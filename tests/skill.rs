@@ -200,6 +200,26 @@ fn the_limited_search_keeps_its_budget_and_reports_its_lines() {
         };
         assert!(run(KIWIPETE, Some(skill), go).0.nodes <= 50);
     }
+    // Cut short by `go depth` before the lines are trusted: the best line,
+    // as the same search at full strength plays it.
+    let shallow = Limits {
+        depth: Some(SKILL_MIN_DEPTH - 1),
+        ..Limits::default()
+    };
+    for seed in 0..10 {
+        let mut req = SearchRequest::new(Position::startpos(), shallow.clone());
+        req.multipv = SKILL_MULTIPV_COUNT;
+        let tt = TranspositionTable::new(1);
+        let signals = Signals::default();
+        signals.reset(false, false);
+        let normal = search(&req, &tt, &signals, &mut Vec::new(), &|_| {});
+        let (limited, _) = run(
+            Position::STARTPOS_FEN,
+            Some(Skill::new(SKILL_MIN_ELO, seed)),
+            shallow.clone(),
+        );
+        assert_eq!(limited, normal, "seed {seed}");
+    }
     // A clock holds too: with 30 ms left, the search ends well before the
     // strongest budget would (no timing assertion: just that it answers).
     let clock = Limits {

@@ -206,7 +206,9 @@ impl Searcher<'_> {
                 continue;
             }
             if let Some(skill) = &req.skill {
-                self.skill_lines = self.root_moves[..multipv].to_vec();
+                if skill.trusts_lines(depth) {
+                    self.skill_lines = self.root_moves[..multipv].to_vec();
+                }
                 self.skill_hard_nodes = skill.hard_limit(depth);
             }
             for pv_index in 0..multipv {

@@ -16,7 +16,9 @@
 //! 2. **Several lines**: the search looks at `SKILL_MULTIPV_COUNT` lines (or
 //!    the `MultiPV` option's number, when larger) and reports them all.
 //! 3. **A random choice among the near-best lines** of the last completed
-//!    iteration: a line `loss` centipawns below the best is drawn with
+//!    iteration (of at least `SKILL_MIN_DEPTH`; a search that `go`'s limits
+//!    end before that depth plays its best move, as at full strength):
+//!    a line `loss` centipawns below the best is drawn with
 //!    weight `exp(−loss / temperature)`, among the lines losing at most the
 //!    cap. Temperature and cap grow linearly as the rating falls, from 0 at
 //!    `SKILL_MAX_ELO` to `SKILL_TEMPERATURE_MARGIN` and `SKILL_LOSS_MARGIN`
@@ -130,15 +132,22 @@ impl Skill {
         (SKILL_LOSS_MARGIN * self.weakness()).round() as i32
     }
 
+    /// Are the lines of an iteration to `depth` scored well enough to
+    /// choose among?
+    pub fn trusts_lines(&self, depth: i32) -> bool {
+        depth >= SKILL_MIN_DEPTH
+    }
+
     /// After an iteration to `depth` with `nodes` searched: no new one.
     pub fn budget_spent(&self, depth: i32, nodes: u64) -> bool {
-        depth >= SKILL_MIN_DEPTH && nodes >= self.soft_nodes()
+        self.trusts_lines(depth) && nodes >= self.soft_nodes()
     }
 
     /// The hard limit once an iteration to `completed_depth` is done: stop
     /// at once after this many nodes (`None`: not yet).
     pub fn hard_limit(&self, completed_depth: i32) -> Option<u64> {
-        (completed_depth >= SKILL_MIN_DEPTH).then(|| self.hard_nodes())
+        self.trusts_lines(completed_depth)
+            .then(|| self.hard_nodes())
     }
 
     /// The request the limited search runs: at least `SKILL_MULTIPV_COUNT`
@@ -196,9 +205,9 @@ impl Skill {
 }
 
 /// The line a limited search plays: a mate in one among `root_moves` if
-/// there is one, else the choice among `lines` (the last completed
-/// iteration's lines, best first), else (no iteration completed) the
-/// search's current best, `root_moves[0]`.
+/// there is one, else the choice among `lines` (the lines of the last
+/// completed iteration of at least `SKILL_MIN_DEPTH`, best first), else
+/// (none that deep) the search's best, `root_moves[0]`.
 pub(super) fn choose_line(
     skill: &Skill,
     root: &Position,
