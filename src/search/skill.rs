@@ -20,9 +20,14 @@
 //!    end before that depth plays its best move, as at full strength):
 //!    a line `loss` centipawns below the best is drawn with
 //!    weight `exp(−loss / temperature)`, among the lines losing at most the
-//!    cap. Temperature and cap grow linearly as the rating falls, from 0 at
-//!    `SKILL_MAX_ELO` to `SKILL_TEMPERATURE_MARGIN` and `SKILL_LOSS_MARGIN`
-//!    at `SKILL_MIN_ELO`.
+//!    cap. The temperature grows linearly as the rating falls:
+//!    `SKILL_TEMPERATURE_BASE + SKILL_TEMPERATURE_MARGIN · weakness`, where
+//!    the weakness runs from 0 at `SKILL_MAX_ELO` to 1 at `SKILL_MIN_ELO`
+//!    (27 cp at 2400, 43 at 2000, 60 at 1600, 77 at 1200); the cap is
+//!    `SKILL_LOSS_FACTOR` temperatures. (Calibrated by games, see the
+//!    README: a first mapping, temperature 0..120 cp, cap 0..300 cp and
+//!    64 nodes doubling every 150 points, lost every game at 1200 and 1600
+//!    against full strength at depth 6 or 7; this one spreads the levels.)
 //!
 //! Safeguards, whatever the rating: a mate in one is always played (looked
 //! for directly among the root moves, so even a search cut short finds
@@ -58,9 +63,9 @@ pub const SKILL_MAX_ELO: i64 = 2_800;
 /// equal rating steps.
 pub const SKILL_LEVEL_COUNT: i64 = 20;
 /// The soft node budget at `SKILL_MIN_ELO`...
-pub const SKILL_NODES_BASE: f64 = 64.0;
+pub const SKILL_NODES_BASE: f64 = 1_000.0;
 /// ...doubling every this many rating points.
-pub const SKILL_DOUBLING_ELO: f64 = 150.0;
+pub const SKILL_DOUBLING_ELO: f64 = 200.0;
 /// The hard node limit is the soft budget times this (an iteration started
 /// before the budget ran out may finish, within reason).
 pub const SKILL_HARD_NODES_FACTOR: u64 = 8;
@@ -68,12 +73,14 @@ pub const SKILL_HARD_NODES_FACTOR: u64 = 8;
 pub const SKILL_MIN_DEPTH: i32 = 5;
 /// Lines searched to choose from.
 pub const SKILL_MULTIPV_COUNT: usize = 4;
-/// The temperature of the choice at `SKILL_MIN_ELO`, in centipawns: a line
-/// this much below the best is `e` times less likely to be played.
-pub const SKILL_TEMPERATURE_MARGIN: f64 = 120.0;
-/// The most a chosen line may lose against the best at `SKILL_MIN_ELO`, in
-/// centipawns (less at higher ratings, in proportion to the temperature).
-pub const SKILL_LOSS_MARGIN: f64 = 300.0;
+/// The temperature of the choice, in centipawns (a line this much below
+/// the best is `e` times less likely to be played): this just below full
+/// strength...
+pub const SKILL_TEMPERATURE_BASE: f64 = 10.0;
+/// ...plus this much more at `SKILL_MIN_ELO` (in proportion between).
+pub const SKILL_TEMPERATURE_MARGIN: f64 = 75.0;
+/// The most a chosen line may lose against the best, in temperatures.
+pub const SKILL_LOSS_FACTOR: f64 = 3.0;
 
 /// A limited strength for one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,12 +131,12 @@ impl Skill {
 
     /// The temperature of the choice, in centipawns.
     pub fn temperature(&self) -> f64 {
-        SKILL_TEMPERATURE_MARGIN * self.weakness()
+        SKILL_TEMPERATURE_BASE + SKILL_TEMPERATURE_MARGIN * self.weakness()
     }
 
     /// The most a chosen line may lose against the best, in centipawns.
     pub fn loss_cap(&self) -> i32 {
-        (SKILL_LOSS_MARGIN * self.weakness()).round() as i32
+        (SKILL_LOSS_FACTOR * self.temperature()).round() as i32
     }
 
     /// Are the lines of an iteration to `depth` scored well enough to
@@ -287,8 +294,8 @@ mod tests {
             }
             last = Some(skill);
         }
-        assert_eq!(Skill::new(SKILL_MIN_ELO, 0).soft_nodes(), 64);
-        assert_eq!(Skill::new(1_600, 0).soft_nodes(), 1_024);
+        assert_eq!(Skill::new(SKILL_MIN_ELO, 0).soft_nodes(), 1_000);
+        assert_eq!(Skill::new(1_600, 0).soft_nodes(), 8_000);
     }
 
     #[test]
@@ -350,8 +357,8 @@ mod tests {
         };
         let (low, mid, high) = (share(SKILL_MIN_ELO), share(1_900), share(2_700));
         assert!(low > mid && mid > high, "{low} {mid} {high}");
-        // exp(-40/120) / (1 + exp(-40/120)) = 42% at the lowest rating.
-        assert!((370..470).contains(&low), "{low}");
+        // exp(-40/85) / (1 + exp(-40/85)) = 38% at the lowest rating.
+        assert!((335..435).contains(&low), "{low}");
         // Equal lines are played about equally often.
         let first = (0..1_000u64)
             .filter(|&seed| Skill::new(1_200, seed).choose(&[10, 10]) == 0)
