@@ -29,6 +29,9 @@ fn handshake_lists_the_options() {
         "OwnBook",
         "BookDepth",
         "BookFile",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+        "Skill Level",
     ] {
         assert!(
             lines
@@ -700,7 +703,6 @@ fn genfens_prints_reproducible_openings_from_the_command_line_and_uci() {
 }
 
 /// The nodes of the last `info depth` line of a search.
-#[cfg(feature = "tune")]
 fn searched_nodes(lines: &[String]) -> u64 {
     let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
     let words: Vec<&str> = last.split_whitespace().collect();
@@ -766,4 +768,85 @@ fn spsa_needs_the_tune_feature() {
     assert!(out.stdout.is_empty());
     let message = String::from_utf8(out.stderr).unwrap();
     assert!(message.contains("--features tune"), "{message}");
+}
+
+#[test]
+fn strength_limits_are_listed_checked_and_applied() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok", Duration::from_secs(5));
+    for listed in [
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 2800 min 1000 max 2800",
+        "option name Skill Level type spin default 20 min 0 max 20",
+    ] {
+        assert!(lines.iter().any(|l| l == listed), "missing {listed}");
+    }
+    for bad in [
+        "setoption name UCI_Elo value 999",
+        "setoption name UCI_Elo value 2801",
+        "setoption name UCI_Elo value strong",
+        "setoption name Skill Level value -1",
+        "setoption name Skill Level value 21",
+        "setoption name UCI_LimitStrength value 1",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        assert_eq!(errors(&lines).len(), 1, "{bad}: {lines:?}");
+    }
+    // Full strength: a `go nodes` search uses its whole budget (the last
+    // iteration reported is the last one completed).
+    e.send("position startpos");
+    e.send("go nodes 20000");
+    let (_, lines) = e.bestmove(30);
+    assert!(searched_nodes(&lines) > 10_000, "{lines:?}");
+
+    // The lowest rating: a small search on a long clock, four lines, a
+    // legal move, and a mate in one still played.
+    for good in [
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 1000",
+    ] {
+        e.send(good);
+        let lines = e.sync();
+        assert!(errors(&lines).is_empty(), "{good}: {lines:?}");
+    }
+    e.send("position startpos moves e2e4");
+    e.send("go wtime 60000 btime 60000");
+    let (best, lines) = e.bestmove(30);
+    assert_legal(Position::STARTPOS_FEN, &["e2e4"], &best);
+    assert!(searched_nodes(&lines) < 5_000, "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains(" multipv 4 ")), "{lines:?}");
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    e.send("go wtime 60000 btime 60000");
+    assert_eq!(e.bestmove(30).0, "d1d8");
+
+    // `go infinite` still waits for `stop`, answering `isready` meanwhile.
+    e.send("position startpos");
+    e.send("go infinite");
+    assert!(e.silent_for_bestmove(300));
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok", Duration::from_secs(2));
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    e.send("stop");
+    let (best, _) = e.bestmove(2);
+    assert_legal(Position::STARTPOS_FEN, &[], &best);
+
+    // UCI_Elo at the top is full strength again, whatever the level.
+    e.send("setoption name UCI_Elo value 2800");
+    e.send("setoption name Skill Level value 0");
+    e.send("position startpos");
+    e.send("go nodes 20000");
+    let (_, lines) = e.bestmove(30);
+    assert!(searched_nodes(&lines) > 10_000, "{lines:?}");
+
+    // Without UCI_LimitStrength, Skill Level decides: level 0 is weak.
+    e.send("setoption name UCI_LimitStrength value false");
+    e.send("position startpos");
+    e.send("go nodes 20000");
+    let (best, lines) = e.bestmove(30);
+    assert_legal(Position::STARTPOS_FEN, &[], &best);
+    assert!(searched_nodes(&lines) < 5_000, "{lines:?}");
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
 }

@@ -10,7 +10,8 @@
 //! - `movepick`, `history`, `see`, `tt`, `time`: ordering, ordering memory,
 //!   exchanges, the transposition table, the clock;
 //! - `correction`: static-evaluation correction history;
-//! - `syzygy`: tablebase probes in the tree and the ranking of root moves.
+//! - `syzygy`: tablebase probes in the tree and the ranking of root moves;
+//! - `skill`: strength limiting (`UCI_LimitStrength`, `UCI_Elo`, `Skill Level`).
 
 pub mod correction;
 pub mod history;
@@ -22,6 +23,7 @@ mod root;
 pub mod score;
 mod searcher;
 pub mod see;
+pub mod skill;
 mod syzygy;
 mod threads;
 pub mod time;
@@ -30,6 +32,7 @@ pub mod tunable;
 
 pub use root::{legal_prefix, SearchInfo};
 pub use score::{mated_in, INFINITY, MATE, MATE_BOUND};
+pub use skill::Skill;
 pub use threads::{search, SearchRequest, SearchResult, Signals};
 
 /// Deepest ply the search reaches (extensions included).

@@ -205,6 +205,12 @@ impl Searcher<'_> {
             if !self.is_main {
                 continue;
             }
+            if let Some(skill) = &req.skill {
+                if skill.trusts_lines(depth) {
+                    self.skill_lines = self.root_moves[..multipv].to_vec();
+                }
+                self.skill_hard_nodes = skill.hard_limit(depth);
+            }
             for pv_index in 0..multipv {
                 self.report_line(req, depth, pv_index, report);
             }
@@ -269,6 +275,12 @@ impl Searcher<'_> {
             .limits
             .soft_nodes
             .is_some_and(|soft| self.total_nodes() >= soft)
+        {
+            return true;
+        }
+        if req
+            .skill
+            .is_some_and(|skill| skill.budget_spent(depth, self.total_nodes()))
         {
             return true;
         }

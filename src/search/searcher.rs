@@ -45,6 +45,9 @@ pub(super) struct Searcher<'a> {
     /// Several threads share a node limit: count every node in the shared
     /// total at once, so the limit holds for the sum.
     pub shared_node_limit: bool,
+    /// A limited strength's hard node limit (main thread), once the
+    /// iterations it waits for are complete (see `Skill::hard_limit`).
+    pub skill_hard_nodes: Option<u64>,
     /// Game keys then the current search path; the root is at `root_index`.
     pub keys: Vec<u64>,
     pub root_index: usize,
@@ -55,6 +58,9 @@ pub(super) struct Searcher<'a> {
     pub pv: Vec<[Move; MAX_PLY + 1]>,
     pub pv_len: [usize; MAX_PLY + 2],
     pub root_moves: Vec<RootMove>,
+    /// A limited-strength search (main thread): the lines of the last
+    /// completed iteration, best first, for the skill to choose from.
+    pub skill_lines: Vec<RootMove>,
     pub completed_depth: i32,
     /// The depth of the current iteration.
     pub root_depth: i32,
@@ -90,6 +96,7 @@ impl<'a> Searcher<'a> {
             time,
             is_main,
             shared_node_limit: req.limits.nodes.is_some() && req.threads > 1,
+            skill_hard_nodes: None,
             keys,
             root_index,
             nodes: 0,
@@ -105,6 +112,7 @@ impl<'a> Searcher<'a> {
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 2],
             root_moves: Vec::new(),
+            skill_lines: Vec::new(),
             completed_depth: 0,
             root_depth: 0,
             ponder_clock_restarted: false,
@@ -136,6 +144,13 @@ impl<'a> Searcher<'a> {
             if self.nodes.is_multiple_of(NODE_BATCH) {
                 self.signals.nodes.fetch_add(NODE_BATCH, Ordering::Relaxed);
             }
+        }
+        if self.is_main
+            && self
+                .skill_hard_nodes
+                .is_some_and(|limit| self.nodes >= limit)
+        {
+            self.stopped = true;
         }
         if self.is_main
             && self.nodes.is_multiple_of(NODE_BATCH)

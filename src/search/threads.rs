@@ -4,9 +4,10 @@
 
 use super::history::History;
 use super::params::BEST_THREAD_VOTE_MARGIN;
-use super::root::{initial_root_moves, legal_prefix, SearchInfo};
+use super::root::{initial_root_moves, legal_prefix, RootMove, SearchInfo};
 use super::score::{INFINITY, MATE, MATE_BOUND};
 use super::searcher::Searcher;
+use super::skill::{choose_line, Skill};
 use super::syzygy::rank_root_moves;
 use super::time::{Limits, TimeManager, DEFAULT_MOVE_OVERHEAD_MS};
 use super::tt::Bound;
@@ -85,6 +86,8 @@ pub struct SearchRequest {
     pub tablebases: Option<Arc<Tablebases>>,
     /// `SyzygyProbeLimit`: positions with more pieces are not probed.
     pub syzygy_probe_limit: u32,
+    /// A limited playing strength (`None`: full strength, the normal search).
+    pub skill: Option<Skill>,
 }
 
 impl SearchRequest {
@@ -101,6 +104,7 @@ impl SearchRequest {
             chess960: false,
             tablebases: None,
             syzygy_probe_limit: DEFAULT_PROBE_LIMIT,
+            skill: None,
         }
     }
 }
@@ -125,6 +129,9 @@ pub struct SearchResult {
 /// `histories[i]` for thread i (grown as needed). Progress goes to `report`.
 /// Returns when the limits say so or `signals.stop` is set; in `infinite`
 /// or ponder mode it returns only after `stop` (or `ponderhit`).
+///
+/// With `req.skill` set, the search runs within the skill's node budget and
+/// lines, and plays the line it chooses (see `skill`).
 pub fn search(
     req: &SearchRequest,
     tt: &TranspositionTable,
@@ -133,6 +140,14 @@ pub fn search(
     report: &dyn Fn(&SearchInfo),
 ) -> SearchResult {
     let start = Instant::now();
+    let limited;
+    let req = match &req.skill {
+        Some(skill) => {
+            limited = skill.request(req);
+            &limited
+        }
+        None => req,
+    };
     let threads = req.threads.max(1);
     while histories.len() < threads {
         histories.push(History::default());
@@ -184,7 +199,15 @@ pub fn search(
         // Infinite and ponder searches hold their answer until released.
         wait_for_release(signals);
         signals.stop.store(true, Ordering::SeqCst);
-        let main_outcome = ThreadOutcome::of(&main);
+        // A limited strength plays the line it chooses among the main
+        // thread's (see `skill`); otherwise the threads vote.
+        let main_outcome = match &req.skill {
+            Some(skill) => ThreadOutcome::of_line(
+                &choose_line(skill, &req.root, &main.root_moves, &main.skill_lines),
+                main.completed_depth,
+            ),
+            None => ThreadOutcome::of_line(&main.root_moves[0], main.completed_depth),
+        };
         // A helper that panicked has nothing to say; the main line stands.
         let mut outcomes: Vec<ThreadOutcome> = helpers
             .into_iter()
@@ -193,7 +216,7 @@ pub fn search(
         outcomes.insert(0, main_outcome);
         // MultiPV lines are the main thread's own; so is a single line
         // when no helper finished a deeper or differently voted iteration.
-        let chosen = if req.multipv > 1 {
+        let chosen = if req.multipv > 1 || req.skill.is_some() {
             0
         } else {
             best_thread(&outcomes)
@@ -245,14 +268,18 @@ struct ThreadOutcome {
 }
 
 impl ThreadOutcome {
+    /// A thread's best root move; `of_line(&searcher.root_moves[0], ..)`.
     fn of(searcher: &Searcher) -> ThreadOutcome {
-        let best = &searcher.root_moves[0];
+        ThreadOutcome::of_line(&searcher.root_moves[0], searcher.completed_depth)
+    }
+
+    fn of_line(line: &RootMove, depth: i32) -> ThreadOutcome {
         ThreadOutcome {
-            mv: best.mv,
-            score: best.score,
-            depth: searcher.completed_depth,
-            seldepth: best.seldepth,
-            pv: best.pv.clone(),
+            mv: line.mv,
+            score: line.score,
+            depth,
+            seldepth: line.seldepth,
+            pv: line.pv.clone(),
         }
     }
 }

@@ -20,8 +20,9 @@ use crate::book::Book;
 use crate::chess::{Move, Position};
 use crate::eval;
 use crate::search::history::History;
+use crate::search::skill::limited_elo;
 use crate::search::tt::TranspositionTable;
-use crate::search::{search, SearchRequest, SearchResult, Signals};
+use crate::search::{search, SearchRequest, SearchResult, Signals, Skill};
 use crate::syzygy::Tablebases;
 use crate::tools::perft::MAX_PERFT_DEPTH;
 pub use error::{BookFailure, UciError};
@@ -417,6 +418,12 @@ impl Engine {
             }
         }
 
+        let skill = limited_elo(
+            self.options.limit_strength,
+            self.options.elo,
+            self.options.skill_level,
+        )
+        .map(|elo| Skill::new(elo, self.next_random()));
         let req = SearchRequest {
             root: self.position,
             game_keys: self.game_keys.clone(),
@@ -428,6 +435,7 @@ impl Engine {
             chess960: self.options.chess960,
             tablebases: self.tablebases.clone(),
             syzygy_probe_limit: self.options.syzygy_probe_limit,
+            skill,
         };
         self.signals.reset(limits.ponder, limits.infinite);
         let tt = Arc::clone(&self.tt);

@@ -6,6 +6,7 @@
 use super::error::UciError;
 #[cfg(feature = "tune")]
 use crate::search::params::TUNABLES;
+use crate::search::skill::{SKILL_LEVEL_COUNT, SKILL_MAX_ELO, SKILL_MIN_ELO};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use crate::syzygy::DEFAULT_PROBE_LIMIT;
 
@@ -36,6 +37,9 @@ pub enum OptionId {
     ClearHash,
     Ponder,
     MultiPv,
+    LimitStrength,
+    Elo,
+    SkillLevel,
     Chess960,
     OwnBook,
     BookDepth,
@@ -110,6 +114,32 @@ pub const OPTIONS: &[OptionSpec] = &[
             default: 1,
             min: 1,
             max: 256,
+        },
+    },
+    // Strength limiting (`search::skill`): `UCI_Elo` decides while
+    // `UCI_LimitStrength` is on, `Skill Level` otherwise; the maximum of
+    // either is full strength.
+    OptionSpec {
+        id: OptionId::LimitStrength,
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        id: OptionId::Elo,
+        name: "UCI_Elo",
+        kind: OptionKind::Spin {
+            default: SKILL_MAX_ELO,
+            min: SKILL_MIN_ELO,
+            max: SKILL_MAX_ELO,
+        },
+    },
+    OptionSpec {
+        id: OptionId::SkillLevel,
+        name: "Skill Level",
+        kind: OptionKind::Spin {
+            default: SKILL_LEVEL_COUNT,
+            min: 0,
+            max: SKILL_LEVEL_COUNT,
         },
     },
     OptionSpec {
@@ -280,6 +310,12 @@ pub struct Options {
     pub move_overhead_ms: u64,
     pub ponder: bool,
     pub multipv: usize,
+    /// `UCI_LimitStrength`: play at `elo`, not at `skill_level`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`.
+    pub elo: i64,
+    /// `Skill Level`.
+    pub skill_level: i64,
     pub chess960: bool,
     pub own_book: bool,
     pub book_depth: u32,
@@ -300,6 +336,9 @@ impl Default for Options {
             move_overhead_ms: 0,
             ponder: false,
             multipv: 0,
+            limit_strength: false,
+            elo: 0,
+            skill_level: 0,
             chess960: false,
             own_book: false,
             book_depth: 0,
@@ -331,6 +370,9 @@ impl Options {
             OptionId::Threads => self.threads = spin(value) as usize,
             OptionId::MoveOverhead => self.move_overhead_ms = spin(value) as u64,
             OptionId::MultiPv => self.multipv = spin(value) as usize,
+            OptionId::Elo => self.elo = spin(value),
+            OptionId::SkillLevel => self.skill_level = spin(value),
+            OptionId::LimitStrength => self.limit_strength = check(value),
             OptionId::BookDepth => self.book_depth = spin(value) as u32,
             OptionId::SyzygyProbeLimit => self.syzygy_probe_limit = spin(value) as u32,
             OptionId::Ponder => self.ponder = check(value),
@@ -431,6 +473,9 @@ mod tests {
             "name Threads value 3",
             "name move overhead value 75",
             "name MultiPV value 4",
+            "name uci_limitstrength value true",
+            "name UCI_Elo value 1234",
+            "name skill level value 3",
             "name bookdepth value 7",
             "name Ponder value true",
             "name uci_chess960 value true",
@@ -450,6 +495,9 @@ mod tests {
                 move_overhead_ms: 75,
                 ponder: true,
                 multipv: 4,
+                limit_strength: true,
+                elo: 1234,
+                skill_level: 3,
                 chess960: true,
                 own_book: false,
                 book_depth: 7,
@@ -482,6 +530,21 @@ mod tests {
         assert_eq!(
             find("BookFile").unwrap().uci_line(),
             "option name BookFile type string default <empty>"
+        );
+        // Full strength by default.
+        assert!(!options.limit_strength);
+        assert_eq!((options.elo, options.skill_level), (2_800, 20));
+        assert_eq!(
+            find("UCI_Elo").unwrap().uci_line(),
+            "option name UCI_Elo type spin default 2800 min 1000 max 2800"
+        );
+        assert_eq!(
+            find("skill level").unwrap().uci_line(),
+            "option name Skill Level type spin default 20 min 0 max 20"
+        );
+        assert_eq!(
+            find("UCI_LimitStrength").unwrap().uci_line(),
+            "option name UCI_LimitStrength type check default false"
         );
     }
 
