@@ -21,6 +21,19 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// Runs `kiln convert --out out pgn`.
+fn convert(out: &Path, pgn: &Path) -> std::process::Output {
+    Command::new(engine_path())
+        .args([
+            "convert",
+            "--out",
+            out.to_str().unwrap(),
+            pgn.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap()
+}
+
 fn read_games(path: &Path) -> Vec<Game> {
     let file = std::fs::File::open(path).unwrap();
     GameReader::new(std::io::BufReader::new(file))
@@ -147,15 +160,7 @@ fn pgn_games_convert_back_to_the_same_records() {
     std::fs::write(&pgn_path, bytes).unwrap();
 
     let out = dir.join("converted.kgame");
-    let output = Command::new(engine_path())
-        .args([
-            "convert",
-            "--out",
-            out.to_str().unwrap(),
-            pgn_path.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let output = convert(&out, &pgn_path);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains("4 games"), "{stderr}");
@@ -181,15 +186,7 @@ fn pgn_games_convert_back_to_the_same_records() {
     }
 
     // Converting again appends.
-    let again = Command::new(engine_path())
-        .args([
-            "convert",
-            "--out",
-            out.to_str().unwrap(),
-            pgn_path.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let again = convert(&out, &pgn_path);
     assert!(again.status.success());
     assert_eq!(read_games(&out).len(), 2 * games.len());
     let _ = std::fs::remove_dir_all(&dir);
