@@ -222,6 +222,7 @@ pub fn search(
             best_thread(&outcomes)
         };
         let best = &outcomes[chosen];
+        let pv = legal_prefix(&req.root, &best.pv);
         if chosen != 0 {
             // The GUI's last `info` line should show the move it gets.
             report(&SearchInfo {
@@ -234,7 +235,7 @@ pub fn search(
                 time_ms: main.time.elapsed_ms(),
                 hashfull: tt.hashfull(),
                 tbhits: signals.tbhits.load(Ordering::Relaxed),
-                pv: legal_prefix(&req.root, &best.pv),
+                pv: pv.clone(),
             });
         }
         SearchResult {
@@ -243,7 +244,7 @@ pub fn search(
             score: main.reported_score(best.score),
             depth: best.depth,
             nodes: main.nodes,
-            pv: legal_prefix(&req.root, &best.pv),
+            pv,
         }
     });
     let nodes = signals.nodes.load(Ordering::Relaxed).max(result.nodes);
