@@ -7,7 +7,26 @@ use std::path::PathBuf;
 fn main() {
     regenerate_tables_if_requested();
     compile_opening_book();
+    embed_network();
     record_target_features();
+}
+
+/// The network the binary carries (committed; see `networks/README.md`).
+const NETWORK: &str = "networks/kiln-0.nnue";
+
+/// Checks the committed network and embeds it; a damaged or mismatched
+/// file fails the build with `networks/<file>: <what>`.
+fn embed_network() {
+    let path = manifest_dir().join(NETWORK);
+    println!("cargo:rerun-if-changed={}", path.display());
+    match codegen::network::network_module(&path, NETWORK) {
+        Ok(module) => write_out("network.rs", &module),
+        Err(message) => {
+            println!("cargo:warning={message}");
+            eprintln!("error: {message}");
+            std::process::exit(1);
+        }
+    }
 }
 
 /// `cargo build --features regen` reruns the generators (magic search,

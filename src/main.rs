@@ -55,7 +55,7 @@ fn uci_commands(lines: &[String]) -> ExitCode {
 fn bench(args: &[String]) -> ExitCode {
     use kiln::tools::bench::{DEFAULT_BENCH_DEPTH, DEFAULT_BENCH_THREADS};
     let usage = || {
-        eprintln!("usage: kiln bench [depth 1..64] [threads 1..1024]");
+        eprintln!("usage: kiln bench [depth 1..64] [threads 1..1024] [nnue|classical]");
         ExitCode::from(2)
     };
     let depth = match args.first().map(|d| d.parse::<i32>()) {
@@ -68,10 +68,16 @@ fn bench(args: &[String]) -> ExitCode {
         Some(Ok(t)) if (1..=1024).contains(&t) => t,
         Some(_) => return usage(),
     };
-    if args.len() > 2 {
+    let eval = match args.get(2).map(String::as_str) {
+        None => kiln::nnue::EvalChoice::default(),
+        Some("nnue") => kiln::nnue::EvalChoice::Embedded,
+        Some("classical") => kiln::nnue::EvalChoice::Classical,
+        Some(_) => return usage(),
+    };
+    if args.len() > 3 {
         return usage();
     }
-    kiln::tools::bench::run(depth, threads, &mut std::io::stdout());
+    kiln::tools::bench::run(depth, threads, &eval, &mut std::io::stdout());
     ExitCode::SUCCESS
 }
 
@@ -171,6 +177,7 @@ fn perft(args: &[String]) -> ExitCode {
 const DATAGEN_USAGE: &str =
     "usage: kiln datagen [--out FILE] [--threads N] [--nodes N] [--random-plies N] \
 [--book FILE.epd | --chess960] [--games N] [--positions N] [--seed N] [--hash MB]
+       [--eval nnue|classical]
        kiln datagen export FILE [--all]   (FEN | score | result lines on stdout)";
 
 /// `kiln datagen ...`: self-play data; `kiln datagen export FILE`: text.
@@ -220,6 +227,14 @@ fn datagen(args: &[String]) -> ExitCode {
             }
             ("--out", Some(v)) => {
                 config.out = v.into();
+                true
+            }
+            ("--eval", Some("nnue")) => {
+                config.eval = kiln::nnue::EvalChoice::Embedded;
+                true
+            }
+            ("--eval", Some("classical")) => {
+                config.eval = kiln::nnue::EvalChoice::Classical;
                 true
             }
             ("--book", Some(v)) => match std::fs::read_to_string(v) {
@@ -348,7 +363,7 @@ fn convert(args: &[String]) -> ExitCode {
 }
 
 const TRAIN_USAGE: &str = "usage: kiln train [--data FILE]... [--out FILE] [--hidden N] \
-[--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N]";
+[--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--no-mirror]";
 
 /// `kiln train ...`: a network fitted to self-play data.
 fn train(args: &[String]) -> ExitCode {
@@ -385,6 +400,11 @@ fn train(args: &[String]) -> ExitCode {
             }
             ("--seed", Some(v)) => v.parse().map(|n| config.seed = n).is_ok(),
             ("--positions", Some(v)) => v.parse().map(|n| config.max_positions = n).is_ok(),
+            ("--no-mirror", _) => {
+                config.mirror = false;
+                i += 1;
+                continue;
+            }
             _ => false,
         };
         if !ok {

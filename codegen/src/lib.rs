@@ -9,6 +9,7 @@ pub mod eval_params;
 pub mod geometry;
 pub mod lmr;
 pub mod magic;
+pub mod network;
 pub mod pst;
 pub mod rules;
 pub mod zobrist;

@@ -8,6 +8,7 @@ pub mod format;
 
 use crate::chess::{legal_moves, Color, Position};
 use crate::eval::insufficient_material;
+use crate::nnue::EvalChoice;
 use crate::search::history::History;
 use crate::search::time::Limits;
 use crate::search::tt::TranspositionTable;
@@ -64,6 +65,8 @@ pub struct Config {
     pub positions: Option<u64>,
     pub seed: u64,
     pub hash_mb: usize,
+    /// The evaluation the players search with (the teacher).
+    pub eval: EvalChoice,
 }
 
 impl Default for Config {
@@ -78,6 +81,7 @@ impl Default for Config {
             positions: None,
             seed: time_seed(),
             hash_mb: 8,
+            eval: EvalChoice::default(),
         }
     }
 }
@@ -259,6 +263,7 @@ struct Player {
     histories: Vec<History>,
     signals: Signals,
     soft_nodes: u64,
+    eval: EvalChoice,
 }
 
 impl Player {
@@ -272,6 +277,7 @@ impl Player {
         };
         let mut req = SearchRequest::new(*pos, limits);
         req.game_keys = keys.to_vec();
+        req.eval = self.eval.clone();
         self.signals.reset(false, false);
         let result = search(&req, &self.tt, &self.signals, &mut self.histories, &|_| {});
         (result.best, result.score)
@@ -348,6 +354,7 @@ pub fn genfens(count: usize, seed: u64, book: Option<&[String]>) -> Vec<String> 
         histories: vec![History::default()],
         signals: Signals::default(),
         soft_nodes: GENFENS_CHECK_NODES,
+        eval: EvalChoice::default(),
     };
     // Not `count` itself: a huge count must not allocate (or abort) first.
     let mut fens = Vec::with_capacity(count.min(GENFENS_MAX_COUNT));
@@ -403,13 +410,17 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
     let (file, existing) = open_for_append(&config.out)?;
     let _ = writeln!(
         progress,
-        "datagen: {} ({} games, {} positions already), {} threads, {} soft nodes, {} random plies, seed {}",
+        "datagen: {} ({} games, {} positions already), {} threads, {} soft nodes, {} random plies, eval {}, seed {}",
         config.out.display(),
         existing.games,
         existing.positions,
         config.threads,
         config.soft_nodes,
         config.random_plies,
+        match config.eval.network() {
+            Some(_) => format!("nnue ({})", crate::nnue::NETWORK_FILE),
+            None => "classical".to_string(),
+        },
         config.seed
     );
     let file = Mutex::new(file);
@@ -438,6 +449,7 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
                     histories: vec![History::default()],
                     signals: Signals::default(),
                     soft_nodes: config.soft_nodes,
+                    eval: config.eval.clone(),
                 };
                 while !stop.load(Ordering::Relaxed) && !done() {
                     let Some(game) = player.play(config, &mut rng) else {

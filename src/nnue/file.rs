@@ -18,9 +18,38 @@
 //!
 //! Reading checks every field against what this build computes with, so a
 //! network made for another shape or scale is refused, never misread.
+//!
+//! This file depends on nothing but `std`: the build script's generator
+//! (`codegen`) compiles the same file to validate the committed network,
+//! so the build and `EvalFile` refuse exactly the same files.
 
-use super::{Network, EVAL_SCALE, INPUTS, QA, QB};
 use std::fmt;
+
+/// Features per perspective.
+pub const INPUTS: usize = 768;
+/// Centipawns per unit of network output.
+pub const EVAL_SCALE: i32 = 400;
+/// Quantisation of the input layer and accumulator: 1.0 = `QA`.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights: 1.0 = `QB`.
+pub const QB: i32 = 64;
+/// The largest output weight the engine's SIMD output layer takes: `QA ×
+/// w` must fit an i16 (the trainer clips weights to ±1.98, i.e. ±127).
+pub const MAX_OUTPUT_WEIGHT: i16 = 127;
+
+/// A network's quantised weights as the file holds them, for any hidden
+/// size: input weights and biases scaled by `QA`, output weights by `QB`,
+/// output bias by `QA × QB`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub hidden: usize,
+    /// `INPUTS × hidden`, feature-major: row `f` is `w1[f * hidden..]`.
+    pub w1: Vec<i16>,
+    pub b1: Vec<i16>,
+    /// `2 × hidden`: the side to move's half, then the other side's.
+    pub w2: Vec<i16>,
+    pub b2: i32,
+}
 
 pub const MAGIC: &[u8; 8] = b"KILNNNUE";
 pub const VERSION: u16 = 1;
@@ -57,6 +86,11 @@ pub enum NetError {
         file: u64,
         computed: u64,
     },
+    /// An output weight outside ±`MAX_OUTPUT_WEIGHT`.
+    OutputWeight {
+        index: usize,
+        value: i16,
+    },
 }
 
 impl fmt::Display for NetError {
@@ -82,6 +116,10 @@ impl fmt::Display for NetError {
                 f,
                 "checksum {file:016x} in the header, {computed:016x} computed: the file is damaged"
             ),
+            NetError::OutputWeight { index, value } => write!(
+                f,
+                "output weight {index} is {value}, outside ±{MAX_OUTPUT_WEIGHT}"
+            ),
         }
     }
 }
@@ -101,7 +139,7 @@ pub fn file_len(hidden: usize) -> usize {
 }
 
 /// The file bytes of `net`.
-pub fn write(net: &Network) -> Vec<u8> {
+pub fn write(net: &Weights) -> Vec<u8> {
     let mut body = Vec::with_capacity(file_len(net.hidden));
     for &w in net.w1.iter().chain(&net.b1).chain(&net.w2) {
         body.extend_from_slice(&w.to_le_bytes());
@@ -121,7 +159,7 @@ pub fn write(net: &Network) -> Vec<u8> {
 }
 
 /// Reads and checks a network file.
-pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
+pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     if bytes.len() < HEADER_LEN {
         return Err(NetError::Truncated { len: bytes.len() });
     }
@@ -177,7 +215,14 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
     let w2 = take(2 * hidden);
     let tail = &body[body.len() - 4..];
     let b2 = i32::from_le_bytes(tail.try_into().expect("4 bytes"));
-    Ok(Network {
+    if let Some((index, &value)) = w2
+        .iter()
+        .enumerate()
+        .find(|(_, w)| w.abs() > MAX_OUTPUT_WEIGHT)
+    {
+        return Err(NetError::OutputWeight { index, value });
+    }
+    Ok(Weights {
         hidden,
         w1,
         b1,
@@ -190,9 +235,9 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
 mod tests {
     use super::*;
 
-    fn small() -> Network {
+    fn small() -> Weights {
         let hidden = 4;
-        Network {
+        Weights {
             hidden,
             w1: (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect(),
             b1: vec![10, -20, 30, -40],
@@ -239,5 +284,14 @@ mod tests {
         let error = read(&bad).unwrap_err();
         assert!(matches!(error, NetError::Checksum { .. }));
         assert!(error.to_string().contains("damaged"));
+        let mut wild = small();
+        wild.w2[5] = 300;
+        assert_eq!(
+            read(&write(&wild)),
+            Err(NetError::OutputWeight {
+                index: 5,
+                value: 300
+            })
+        );
     }
 }

@@ -12,20 +12,28 @@
 //! where `screlu(x) = clamp(x, 0, 1)²`, in units of `EVAL_SCALE`
 //! centipawns (the trainer's sigmoid is `1 / (1 + e^-out)`).
 
+pub mod accumulator;
 pub mod file;
+mod kernels;
+
+pub use accumulator::{Accumulator, AccumulatorStack};
+pub use file::{NetError, Weights, EVAL_SCALE, INPUTS, QA, QB};
+pub use kernels::Kernels;
 
 use crate::chess::{Color, Kind, Piece, Position, Square};
+use std::sync::Arc;
 
-/// Features per perspective.
-pub const INPUTS: usize = 768;
-/// Centipawns per unit of network output.
-pub const EVAL_SCALE: i32 = 400;
-/// Quantisation of the input layer and accumulator: 1.0 = `QA`.
-pub const QA: i32 = 255;
-/// Quantisation of the output weights: 1.0 = `QB`.
-pub const QB: i32 = 64;
+// The committed network, checked and described by the build script:
+// `HIDDEN`, `NETWORK_FILE`, `NETWORK_CHECKSUM` and `NETWORK_BYTES`.
+include!(concat!(env!("OUT_DIR"), "/network.rs"));
+
 /// The most pieces a legal position has: the most features per side.
 pub const MAX_ACTIVE: usize = 32;
+
+// The output kernels sum 2 × HIDDEN squared activations in eight i32
+// lanes; at most 512 neurons keeps every lane far from overflow. The SIMD
+// kernels step through the accumulator 16 values at a time.
+const _: () = assert!(HIDDEN <= 512 && HIDDEN.is_multiple_of(16));
 
 /// The input feature of `piece` on `sq`, seen from `perspective`.
 #[inline]
@@ -66,24 +74,161 @@ pub fn active_features(pos: &Position, out: &mut [u16; MAX_ACTIVE]) -> usize {
     n
 }
 
-/// A quantised network as the engine runs it: input weights and biases
-/// scaled by `QA` (i16), output weights by `QB` (i16), output bias by
-/// `QA × QB` (i32).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A network as the search runs it: the file's weights in fixed-size,
+/// cache-aligned rows of `HIDDEN` values.
+#[repr(C, align(64))]
 pub struct Network {
-    pub hidden: usize,
-    /// `INPUTS × hidden`, feature-major: row `f` is `w1[f * hidden..]`.
-    pub w1: Vec<i16>,
-    pub b1: Vec<i16>,
-    /// `2 × hidden`: the side to move's half, then the other side's.
-    pub w2: Vec<i16>,
+    /// One row per input feature.
+    pub w1: [[i16; HIDDEN]; INPUTS],
+    pub b1: [i16; HIDDEN],
+    /// The side to move's half, then the other side's.
+    pub w2: [[i16; HIDDEN]; 2],
     pub b2: i32,
 }
 
+/// The committed network, decoded from the embedded file while compiling:
+/// the binary starts with its weights in place.
+pub static EMBEDDED: Network = Network::decode(NETWORK_BYTES);
+
 impl Network {
-    /// The evaluation of `pos` in centipawns for the side to move,
-    /// computed from scratch (the reference an incremental version must
-    /// match).
+    /// The weights of a file that the build script has already checked
+    /// (`file::read`), at compile time.
+    const fn decode(bytes: &[u8]) -> Network {
+        const fn word(bytes: &[u8], index: usize) -> i16 {
+            let at = file::HEADER_LEN + 2 * index;
+            i16::from_le_bytes([bytes[at], bytes[at + 1]])
+        }
+        let mut net = Network {
+            w1: [[0; HIDDEN]; INPUTS],
+            b1: [0; HIDDEN],
+            w2: [[0; HIDDEN]; 2],
+            b2: 0,
+        };
+        let mut index = 0;
+        let mut f = 0;
+        while f < INPUTS {
+            let mut i = 0;
+            while i < HIDDEN {
+                net.w1[f][i] = word(bytes, index);
+                index += 1;
+                i += 1;
+            }
+            f += 1;
+        }
+        let mut i = 0;
+        while i < HIDDEN {
+            net.b1[i] = word(bytes, index);
+            index += 1;
+            i += 1;
+        }
+        let mut half = 0;
+        while half < 2 {
+            let mut i = 0;
+            while i < HIDDEN {
+                net.w2[half][i] = word(bytes, index);
+                index += 1;
+                i += 1;
+            }
+            half += 1;
+        }
+        let at = file::HEADER_LEN + 2 * index;
+        net.b2 = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        net
+    }
+
+    /// A network from checked file weights, which must have this build's
+    /// hidden size.
+    pub fn from_weights(weights: &Weights) -> Result<Box<Network>, NetError> {
+        if weights.hidden != HIDDEN {
+            return Err(NetError::Mismatch {
+                field: "hidden size",
+                file: weights.hidden as i64,
+                expected: HIDDEN as i64,
+            });
+        }
+        // Built on the heap, never on a thread's stack, which it would
+        // strain (HIDDEN = 512 is 800 kB).
+        // SAFETY: `Network` is integers only, so all-zero bytes are a valid value.
+        let mut net: Box<Network> = unsafe { Box::<Network>::new_zeroed().assume_init() };
+        for (row, weights) in net.w1.iter_mut().zip(weights.w1.chunks_exact(HIDDEN)) {
+            row.copy_from_slice(weights);
+        }
+        net.b1.copy_from_slice(&weights.b1);
+        net.w2[0].copy_from_slice(&weights.w2[..HIDDEN]);
+        net.w2[1].copy_from_slice(&weights.w2[HIDDEN..]);
+        net.b2 = weights.b2;
+        Ok(net)
+    }
+
+    /// Reads and checks a network file's bytes (`EvalFile`).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Network>, NetError> {
+        Network::from_weights(&file::read(bytes)?)
+    }
+
+    /// The evaluation of `pos` in centipawns for the side to move, computed
+    /// from scratch (the search updates accumulators instead).
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let mut acc = Accumulator::default();
+        acc.refresh(self, pos, Kernels::PORTABLE);
+        acc.evaluate(self, pos.side_to_move(), Kernels::PORTABLE)
+    }
+}
+
+/// Whether the network evaluates by default (`UseNNUE`, `bench`,
+/// `datagen`), rather than the hand-written evaluation: not until a
+/// network beats the hand-written evaluation in an SPRT (`networks/README.md`).
+pub const USE_NNUE_DEFAULT: bool = false;
+
+/// Which evaluation the search runs.
+#[derive(Clone)]
+pub enum EvalChoice {
+    /// The hand-written evaluation (`crate::eval`).
+    Classical,
+    /// The network compiled into the binary.
+    Embedded,
+    /// A network loaded at run time (`EvalFile`).
+    Loaded(Arc<Network>),
+}
+
+impl Default for EvalChoice {
+    /// The embedded network, or the hand-written evaluation, as
+    /// `USE_NNUE_DEFAULT` says.
+    fn default() -> EvalChoice {
+        if USE_NNUE_DEFAULT {
+            EvalChoice::Embedded
+        } else {
+            EvalChoice::Classical
+        }
+    }
+}
+
+impl EvalChoice {
+    /// The network to run, or `None` for the hand-written evaluation.
+    #[inline]
+    pub fn network(&self) -> Option<&Network> {
+        match self {
+            EvalChoice::Classical => None,
+            EvalChoice::Embedded => Some(&EMBEDDED),
+            EvalChoice::Loaded(net) => Some(net),
+        }
+    }
+}
+
+impl std::fmt::Debug for EvalChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalChoice::Classical => write!(f, "Classical"),
+            EvalChoice::Embedded => write!(f, "Embedded({NETWORK_FILE})"),
+            EvalChoice::Loaded(_) => write!(f, "Loaded"),
+        }
+    }
+}
+
+/// The quantised reference: what every network computes, from the file's
+/// weights of any hidden size, in plain integer arithmetic. The trainer's
+/// tests and the kernels' tests compare against it.
+impl Weights {
+    /// The evaluation of `pos` in centipawns for the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let mut features = [0u16; MAX_ACTIVE];
         let n = active_features(pos, &mut features);
@@ -98,12 +243,6 @@ impl Network {
                 theirs[i] = theirs[i].wrapping_add(mirrored[i]);
             }
         }
-        self.output(&ours, &theirs)
-    }
-
-    /// The output layer on two accumulators (side to move first).
-    pub fn output(&self, ours: &[i16], theirs: &[i16]) -> i32 {
-        let h = self.hidden;
         let half = |acc: &[i16], w: &[i16]| -> i64 {
             acc.iter()
                 .zip(w)
@@ -113,11 +252,18 @@ impl Network {
                 })
                 .sum()
         };
-        // Σ (QA·x)² · QB·w / QA = QA·QB · Σ x²w; plus the bias, at QA·QB.
-        let sum = (half(ours, &self.w2[..h]) + half(theirs, &self.w2[h..])) / QA as i64;
-        let out = sum + self.b2 as i64;
-        (out * EVAL_SCALE as i64 / (QA as i64 * QB as i64)) as i32
+        let sum = half(&ours, &self.w2[..h]) + half(&theirs, &self.w2[h..]);
+        scale_output(sum, self.b2)
     }
+}
+
+/// The output in centipawns from the summed `(QA·x)² · QB·w` terms and
+/// the bias (at `QA × QB`): Σ x²w is at `QA² × QB`, one division by `QA`
+/// brings it to the bias's scale.
+#[inline]
+pub fn scale_output(sum: i64, b2: i32) -> i32 {
+    let out = sum / QA as i64 + b2 as i64;
+    (out * EVAL_SCALE as i64 / (QA as i64 * QB as i64)) as i32
 }
 
 #[cfg(test)]
@@ -164,7 +310,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             ((state >> 33) % 200) as i16 - 100
         };
-        let net = Network {
+        let net = Weights {
             hidden,
             w1: (0..INPUTS * hidden).map(|_| next()).collect(),
             b1: (0..hidden).map(|_| next() + 100).collect(),

@@ -13,7 +13,6 @@ use super::see::see_ge;
 use super::syzygy::settles;
 use super::tt::Bound;
 use crate::chess::{Move, Position};
-use crate::eval::evaluate_cached;
 use crate::tables::lmr::lmr_reduction;
 
 impl Searcher<'_> {
@@ -106,7 +105,10 @@ impl Searcher<'_> {
         let raw_eval = if in_check {
             -INFINITY
         } else {
-            tt_hit.map_or_else(|| evaluate_cached(pos, &mut self.pawn_cache), |h| h.eval)
+            match tt_hit {
+                Some(hit) => hit.eval,
+                None => self.evaluate(pos, ply),
+            }
         };
         let static_eval = if in_check {
             -INFINITY
@@ -156,8 +158,7 @@ impl Searcher<'_> {
                 let r = NMP_BASE()
                     + depth / NMP_DEPTH_DIVISOR()
                     + ((eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_REDUCTION_MAX());
-                let mut next = *pos;
-                next.make_null_move();
+                let next = self.play_null(pos, ply);
                 self.set_played(pos, ply, Move::NULL);
                 self.keys.push(next.key());
                 self.frames[ply + 1].plies_from_null = 0;
@@ -314,8 +315,7 @@ impl Searcher<'_> {
                 }
             }
 
-            let mut next = *pos;
-            next.make_move(mv);
+            let next = self.play(pos, mv, ply);
             self.set_played(pos, ply, mv);
             self.frames[ply + 1].plies_from_null = self.frames[ply].plies_from_null + 1;
             self.frames[ply + 1].double_extensions =

@@ -9,7 +9,6 @@ use super::searcher::Searcher;
 use super::see::see_ge;
 use super::tt::Bound;
 use crate::chess::{Move, Position};
-use crate::eval::evaluate_cached;
 
 impl Searcher<'_> {
     /// The quiescence value of `pos` within (`alpha`, `beta`).
@@ -43,7 +42,10 @@ impl Searcher<'_> {
         let raw_eval = if in_check {
             -INFINITY
         } else {
-            tt_hit.map_or_else(|| evaluate_cached(pos, &mut self.pawn_cache), |h| h.eval)
+            match tt_hit {
+                Some(hit) => hit.eval,
+                None => self.evaluate(pos, ply),
+            }
         };
         let static_eval = if in_check {
             -INFINITY
@@ -76,8 +78,7 @@ impl Searcher<'_> {
                 continue;
             }
             moves += 1;
-            let mut next = *pos;
-            next.make_move(mv);
+            let next = self.play(pos, mv, ply);
             self.keys.push(next.key());
             self.frames[ply + 1].plies_from_null = self.frames[ply].plies_from_null + 1;
             let score = -self.quiescence(&next, -beta, -alpha, ply + 1);

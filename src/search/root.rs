@@ -10,7 +10,6 @@ use super::threads::SearchRequest;
 use super::tt::{Bound, TranspositionTable};
 use super::MAX_DEPTH;
 use crate::chess::{Move, Position};
-use crate::eval::evaluate_cached;
 use std::cmp::Reverse;
 use std::sync::atomic::Ordering;
 
@@ -109,14 +108,13 @@ impl Searcher<'_> {
         self.frames[0].static_eval = if pos.in_check() {
             -INFINITY
         } else {
-            let raw = evaluate_cached(pos, &mut self.pawn_cache);
+            let raw = self.evaluate(pos, 0);
             self.corrected_eval(pos, raw)
         };
         let mut best = -INFINITY;
         for i in first..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
-            let mut next = *pos;
-            next.make_move(mv);
+            let next = self.play(pos, mv, 0);
             self.set_played(pos, 0, mv);
             self.frames[1].plies_from_null = self.frames[0].plies_from_null + 1;
             self.keys.push(next.key());

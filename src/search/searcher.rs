@@ -11,6 +11,7 @@ use super::tt::TranspositionTable;
 use super::MAX_PLY;
 use crate::chess::{Move, Piece, Position};
 use crate::eval::{evaluate_cached, insufficient_material, PawnCache};
+use crate::nnue::{AccumulatorStack, Network};
 use std::sync::atomic::Ordering;
 
 /// Nodes a thread counts locally before adding them to the shared total
@@ -68,6 +69,10 @@ pub(super) struct Searcher<'a> {
     pub ponder_clock_restarted: bool,
     /// This thread's pawn-structure cache for the evaluation.
     pub pawn_cache: PawnCache,
+    /// The network that evaluates (`None`: the hand-written evaluation).
+    pub network: Option<&'a Network>,
+    /// The network's first layer along the search path.
+    pub accumulators: AccumulatorStack,
     /// Tablebase probes inside the tree (`None`: no tables, or the root
     /// ranking already decided what to play).
     pub tb_probe: Option<TreeProbe<'a>>,
@@ -85,6 +90,11 @@ impl<'a> Searcher<'a> {
         time: TimeManager,
         is_main: bool,
     ) -> Self {
+        let network = req.eval.network();
+        let mut accumulators = AccumulatorStack::new(MAX_PLY + 4);
+        if let Some(net) = network {
+            accumulators.set_root(net, &req.root);
+        }
         let mut keys = req.game_keys.clone();
         let root_index = keys.len();
         keys.push(req.root.key());
@@ -117,6 +127,8 @@ impl<'a> Searcher<'a> {
             root_depth: 0,
             ponder_clock_restarted: false,
             pawn_cache: PawnCache::default(),
+            network,
+            accumulators,
             tb_probe: None,
             root_tb_score: None,
         }
@@ -205,7 +217,7 @@ impl<'a> Searcher<'a> {
             return Some(if pos.in_check() {
                 0
             } else {
-                evaluate_cached(pos, &mut self.pawn_cache)
+                self.evaluate(pos, ply)
             });
         }
         None
@@ -239,6 +251,39 @@ impl<'a> Searcher<'a> {
             back += 2;
         }
         false
+    }
+
+    /// The static evaluation of `pos`, the position at `ply`, for its side
+    /// to move: the network's, or the hand-written one.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        match self.network {
+            Some(net) => self.accumulators.evaluate(net, pos, ply),
+            None => evaluate_cached(pos, &mut self.pawn_cache),
+        }
+    }
+
+    /// The position after `mv` from `pos` (at `ply`); the network's
+    /// accumulators note what changed.
+    #[inline]
+    pub fn play(&mut self, pos: &Position, mv: Move, ply: usize) -> Position {
+        let mut next = *pos;
+        next.make_move(mv);
+        if self.network.is_some() {
+            self.accumulators.push_move(ply, pos, mv);
+        }
+        next
+    }
+
+    /// The position after a null move from `pos` (at `ply`).
+    #[inline]
+    pub fn play_null(&mut self, pos: &Position, ply: usize) -> Position {
+        let mut next = *pos;
+        next.make_null_move();
+        if self.network.is_some() {
+            self.accumulators.push_null(ply);
+        }
+        next
     }
 
     /// `raw`, the evaluation of `pos` (not in check), plus what correction

@@ -10,7 +10,7 @@ use super::threads::{SearchRequest, Signals};
 use super::tt::Bound;
 use super::MAX_PLY;
 use crate::chess::{Move, Position};
-use crate::eval::evaluate_cached;
+
 use crate::syzygy::{Tablebases, Wdl};
 use std::sync::atomic::Ordering;
 
@@ -248,7 +248,7 @@ impl Searcher<'_> {
         let raw_eval = if pos.in_check() {
             -MATE
         } else {
-            evaluate_cached(pos, &mut self.pawn_cache)
+            self.evaluate(pos, ply)
         };
         self.tt.store(
             pos.key(),

@@ -13,6 +13,7 @@ use super::time::{Limits, TimeManager, DEFAULT_MOVE_OVERHEAD_MS};
 use super::tt::Bound;
 use super::tt::TranspositionTable;
 use crate::chess::{Move, Position};
+use crate::nnue::EvalChoice;
 use crate::syzygy::{Tablebases, DEFAULT_PROBE_LIMIT};
 use std::cmp::Reverse;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -88,6 +89,9 @@ pub struct SearchRequest {
     pub syzygy_probe_limit: u32,
     /// A limited playing strength (`None`: full strength, the normal search).
     pub skill: Option<Skill>,
+    /// The evaluation: a network (by default the embedded one) or the
+    /// hand-written one.
+    pub eval: EvalChoice,
 }
 
 impl SearchRequest {
@@ -105,6 +109,7 @@ impl SearchRequest {
             tablebases: None,
             syzygy_probe_limit: DEFAULT_PROBE_LIMIT,
             skill: None,
+            eval: EvalChoice::default(),
         }
     }
 }

@@ -5,6 +5,7 @@
 //! from run to run. The last line is `N nodes N nps`.
 
 use crate::chess::Position;
+use crate::nnue::EvalChoice;
 use crate::search::history::History;
 use crate::search::time::Limits;
 use crate::search::tt::TranspositionTable;
@@ -75,7 +76,7 @@ pub const DEFAULT_BENCH_THREADS: usize = 1;
 /// Runs the bench on `threads` threads and prints per-position lines
 /// (best move, nodes, milliseconds), then the total time and `N nodes N
 /// nps`. Returns the total node count.
-pub fn run(depth: i32, threads: usize, out: &mut impl Write) -> u64 {
+pub fn run(depth: i32, threads: usize, eval: &EvalChoice, out: &mut impl Write) -> u64 {
     let tt = TranspositionTable::new(16);
     let signals = Signals::default();
     let mut histories = vec![History::default()];
@@ -89,6 +90,7 @@ pub fn run(depth: i32, threads: usize, out: &mut impl Write) -> u64 {
         };
         let mut req = SearchRequest::new(pos, limits);
         req.threads = threads.max(1);
+        req.eval = eval.clone();
         signals.reset(false, false);
         let position_start = Instant::now();
         let result = search(&req, &tt, &signals, &mut histories, &|_| {});
@@ -103,9 +105,13 @@ pub fn run(depth: i32, threads: usize, out: &mut impl Write) -> u64 {
         total += result.nodes;
     }
     let secs = start.elapsed().as_secs_f64();
+    let evaluation = match eval.network() {
+        Some(_) => "nnue",
+        None => "classical",
+    };
     let _ = writeln!(
         out,
-        "{threads} threads depth {depth} time {} ms",
+        "{threads} threads depth {depth} eval {evaluation} time {} ms",
         (secs * 1000.0) as u64
     );
     let _ = writeln!(

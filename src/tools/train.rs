@@ -16,7 +16,8 @@
 use crate::chess::Color;
 use crate::datagen::format::{GameReader, SampleFilter};
 use crate::datagen::Rng;
-use crate::nnue::{self, active_features, mirror, Network, EVAL_SCALE, INPUTS, MAX_ACTIVE, QA, QB};
+use crate::eval::evaluate;
+use crate::nnue::{self, active_features, mirror, Weights, EVAL_SCALE, INPUTS, MAX_ACTIVE, QA, QB};
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
@@ -47,8 +48,10 @@ pub struct Config {
     pub result_weight: f32,
     pub threads: usize,
     pub seed: u64,
-    /// At most this many training positions (0 = all).
+    /// At most this many training positions (0 = all), before mirroring.
     pub max_positions: usize,
+    /// Also train on every position mirrored left to right (see `mirror_files`).
+    pub mirror: bool,
 }
 
 impl Default for Config {
@@ -56,7 +59,7 @@ impl Default for Config {
         Config {
             data: vec![PathBuf::from("data/selfplay.kgame")],
             out: PathBuf::from("data/kiln.nnue"),
-            hidden: 128,
+            hidden: nnue::HIDDEN,
             epochs: 10,
             batch: 16_384,
             lr: 0.001,
@@ -65,6 +68,7 @@ impl Default for Config {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
             max_positions: 0,
+            mirror: true,
         }
     }
 }
@@ -109,6 +113,18 @@ impl TrainSample {
     fn features(&self) -> &[u16] {
         &self.features[..self.count as usize]
     }
+
+    /// The same position with files a..h mirrored to h..a, and the same
+    /// target. The inputs do not show castling rights, so the only
+    /// difference a mirror makes to the true value is invisible to the
+    /// network anyway: twice the positions for the same data.
+    fn mirror_files(&self) -> TrainSample {
+        let mut mirrored = *self;
+        for f in &mut mirrored.features[..self.count as usize] {
+            *f ^= 7;
+        }
+        mirrored
+    }
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -116,9 +132,10 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 /// The training and validation samples of the data files.
-pub fn load(config: &Config) -> Result<(Vec<TrainSample>, Vec<TrainSample>), TrainError> {
+pub fn load(config: &Config) -> Result<Loaded, TrainError> {
     let mut train = Vec::new();
     let mut validation = Vec::new();
+    let mut classical_error = 0.0f64;
     let mut index = 0usize;
     for path in &config.data {
         let data_error =
@@ -133,7 +150,8 @@ pub fn load(config: &Config) -> Result<(Vec<TrainSample>, Vec<TrainSample>), Tra
             let held_out = index % VALIDATION_EVERY == VALIDATION_EVERY - 1;
             index += 1;
             for s in samples {
-                if !held_out && config.max_positions > 0 && train.len() >= config.max_positions {
+                let taken = train.len() / (1 + config.mirror as usize);
+                if !held_out && config.max_positions > 0 && taken >= config.max_positions {
                     continue;
                 }
                 let white = s.position.side_to_move() == Color::White;
@@ -148,9 +166,14 @@ pub fn load(config: &Config) -> Result<(Vec<TrainSample>, Vec<TrainSample>), Tra
                 };
                 sample.count = active_features(&s.position, &mut sample.features) as u8;
                 if held_out {
+                    let classical = sigmoid(evaluate(&s.position) as f32 / EVAL_SCALE as f32);
+                    classical_error += ((classical - sample.target) as f64).powi(2);
                     validation.push(sample);
                 } else {
                     train.push(sample);
+                    if config.mirror {
+                        train.push(sample.mirror_files());
+                    }
                 }
             }
         }
@@ -158,7 +181,21 @@ pub fn load(config: &Config) -> Result<(Vec<TrainSample>, Vec<TrainSample>), Tra
     if train.is_empty() {
         return Err(TrainError::NoSamples);
     }
-    Ok((train, validation))
+    let classical_validation_loss = classical_error / validation.len().max(1) as f64;
+    Ok(Loaded {
+        train,
+        validation,
+        classical_validation_loss,
+    })
+}
+
+/// The samples of the data files, split.
+pub struct Loaded {
+    pub train: Vec<TrainSample>,
+    pub validation: Vec<TrainSample>,
+    /// The loss of the hand-written evaluation's static scores on the
+    /// validation set: what a network's validation loss compares with.
+    pub classical_validation_loss: f64,
 }
 
 /// The network in floats, as it trains (and its gradient, same shape).
@@ -312,9 +349,9 @@ impl FloatNetwork {
     }
 
     /// The network rounded to the integers the engine uses.
-    pub fn quantise(&self) -> Network {
+    pub fn quantise(&self) -> Weights {
         let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
-        Network {
+        Weights {
             hidden: self.hidden,
             w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
             b1: self.b1.iter().map(|&b| q(b, QA)).collect(),
@@ -324,9 +361,9 @@ impl FloatNetwork {
     }
 }
 
-impl From<&Network> for FloatNetwork {
+impl From<&Weights> for FloatNetwork {
     /// The float network whose weights are exactly the integer ones'.
-    fn from(net: &Network) -> FloatNetwork {
+    fn from(net: &Weights) -> FloatNetwork {
         let d = |x: i16, scale: i32| x as f32 / scale as f32;
         FloatNetwork {
             hidden: net.hidden,
@@ -516,7 +553,15 @@ pub fn train(
 
 /// `kiln train`: load, train, write the quantised network to `config.out`.
 pub fn run(config: &Config, log: &mut impl Write) -> Result<Report, TrainError> {
-    let (mut train_set, validation) = load(config)?;
+    let Loaded {
+        train: mut train_set,
+        validation,
+        classical_validation_loss,
+    } = load(config)?;
+    let _ = writeln!(
+        log,
+        "hand-written evaluation: validation loss {classical_validation_loss:.6}"
+    );
     let report = train(config, &mut train_set, &validation, log)?;
     let bytes = nnue::file::write(&report.network.quantise());
     if let Some(dir) = config.out.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -551,6 +596,7 @@ mod tests {
             positions: None,
             seed: 5,
             hash_mb: 1,
+            eval: crate::nnue::EvalChoice::Classical,
         };
         datagen::run(&config, &mut std::io::sink()).unwrap();
         out
@@ -571,7 +617,11 @@ mod tests {
             seed: 3,
             ..Config::default()
         };
-        let (mut train_set, validation) = load(&config).unwrap();
+        let Loaded {
+            train: mut train_set,
+            validation,
+            ..
+        } = load(&config).unwrap();
         assert!(train_set.len() > 2_000, "{} positions", train_set.len());
         let before = loss(
             &FloatNetwork::random(config.hidden, Rng::new(config.seed).next_u64()),
@@ -638,11 +688,16 @@ mod tests {
             ..Config::default()
         };
         let run = || {
-            let (mut t, v) = load(&config).unwrap();
-            train(&config, &mut t, &v, &mut std::io::sink())
-                .unwrap()
-                .network
-                .quantise()
+            let mut loaded = load(&config).unwrap();
+            train(
+                &config,
+                &mut loaded.train,
+                &loaded.validation,
+                &mut std::io::sink(),
+            )
+            .unwrap()
+            .network
+            .quantise()
         };
         assert_eq!(run(), run());
         let _ = std::fs::remove_dir_all(data.parent().unwrap());

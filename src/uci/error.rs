@@ -111,6 +111,8 @@ pub enum UciError {
     GenfensTooMany { count: usize, max: usize },
     /// The `genfens` book could not be read or holds no valid FEN.
     GenfensBook { path: String, reason: String },
+    /// The network named by `EvalFile` could not be loaded.
+    EvalFile { path: String, reason: String },
     /// The search thread panicked (never expected; the engine recovers).
     SearchFailed,
 }
@@ -196,6 +198,12 @@ impl fmt::Display for UciError {
             GenfensBook { path, reason } => {
                 write!(f, "genfens book '{}': {}", echo(path), echo(reason))
             }
+            EvalFile { path, reason } => write!(
+                f,
+                "EvalFile '{}': {}; keeping the previous network",
+                echo(path),
+                echo(reason)
+            ),
             SearchFailed => write!(f, "the search failed; answering with the first legal move"),
         }
     }

@@ -19,6 +19,7 @@ pub mod parse;
 use crate::book::Book;
 use crate::chess::{Move, Position};
 use crate::eval;
+use crate::nnue::{self, EvalChoice, Network};
 use crate::search::history::History;
 use crate::search::skill::limited_elo;
 use crate::search::tt::TranspositionTable;
@@ -66,6 +67,8 @@ pub struct Engine {
     book: Book,
     /// Loaded Syzygy tables, shared with the search threads.
     tablebases: Option<Arc<Tablebases>>,
+    /// The network `EvalFile` loaded (`None`: the embedded one).
+    loaded_network: Option<Arc<Network>>,
     rng: u64,
 }
 
@@ -102,6 +105,7 @@ impl Engine {
             worker: None,
             book: Book::embedded(),
             tablebases: None,
+            loaded_network: None,
             rng: seed | 1,
         }
     }
@@ -304,9 +308,48 @@ impl Engine {
                 self.options.set(spec, &value);
                 self.load_tablebases(path)?;
             }
+            (OptionId::EvalFile, OptionValue::Text(path)) => {
+                self.load_network(path)?;
+                self.options.set(spec, &value);
+            }
             _ => self.options.set(spec, &value),
         }
         Ok(())
+    }
+
+    /// Loads and checks the network file at `path` (the embedded network
+    /// when empty); a search already running keeps its network.
+    fn load_network(&mut self, path: &str) -> Result<(), UciError> {
+        if path.is_empty() {
+            self.loaded_network = None;
+            say(&format!(
+                "info string using the embedded network {}",
+                nnue::NETWORK_FILE
+            ));
+            return Ok(());
+        }
+        let failed = |reason: String| UciError::EvalFile {
+            path: path.to_string(),
+            reason,
+        };
+        let bytes = std::fs::read(path).map_err(|e| failed(e.to_string()))?;
+        let net = Network::from_bytes(&bytes).map_err(|e| failed(e.to_string()))?;
+        say(&format!(
+            "info string loaded network '{}' ({} hidden neurons)",
+            error::echo(path),
+            nnue::HIDDEN
+        ));
+        self.loaded_network = Some(Arc::from(net));
+        Ok(())
+    }
+
+    /// The evaluation the options choose.
+    fn eval_choice(&self) -> EvalChoice {
+        match (&self.loaded_network, self.options.use_nnue) {
+            (_, false) => EvalChoice::Classical,
+            (Some(net), true) => EvalChoice::Loaded(Arc::clone(net)),
+            (None, true) => EvalChoice::Embedded,
+        }
     }
 
     /// Replaces the loaded tables with those in `path` (none when empty).
@@ -436,6 +479,7 @@ impl Engine {
             tablebases: self.tablebases.clone(),
             syzygy_probe_limit: self.options.syzygy_probe_limit,
             skill,
+            eval: self.eval_choice(),
         };
         self.signals.reset(limits.ponder, limits.infinite);
         let tt = Arc::clone(&self.tt);
@@ -527,7 +571,24 @@ impl Engine {
                 ""
             }
         ));
-        say(&format!("Final evaluation: {} (side to move)", b.total));
+        say(&format!("Classical evaluation: {} (side to move)", b.total));
+        let (net, source): (&Network, String) = match &self.loaded_network {
+            Some(net) => (net, format!("'{}'", error::echo(&self.options.eval_file))),
+            None => (&nnue::EMBEDDED, nnue::NETWORK_FILE.to_string()),
+        };
+        let network_eval = net.evaluate(&self.position);
+        say(&format!(
+            "NNUE evaluation: {network_eval} (side to move, network {source})"
+        ));
+        let (used, which) = if self.options.use_nnue {
+            (network_eval, "NNUE")
+        } else {
+            (b.total, "classical")
+        };
+        say(&format!(
+            "Final evaluation: {used} (side to move, {which}; UseNNUE {})",
+            self.options.use_nnue
+        ));
     }
 
     fn cmd_bench(&mut self, args: &[&str]) -> Result<(), UciError> {
@@ -548,7 +609,7 @@ impl Engine {
                 }
             },
         };
-        crate::tools::bench::run(depth, threads, &mut std::io::stdout());
+        crate::tools::bench::run(depth, threads, &self.eval_choice(), &mut std::io::stdout());
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 //! tunable search parameter, declared in `search::params` (see `TUNABLES`).
 
 use super::error::UciError;
+use crate::nnue::USE_NNUE_DEFAULT;
 #[cfg(feature = "tune")]
 use crate::search::params::TUNABLES;
 use crate::search::skill::{SKILL_LEVEL_COUNT, SKILL_MAX_ELO, SKILL_MIN_ELO};
@@ -46,6 +47,8 @@ pub enum OptionId {
     BookFile,
     SyzygyPath,
     SyzygyProbeLimit,
+    UseNnue,
+    EvalFile,
     /// A search parameter (tune builds): its index in `TUNABLES`.
     #[cfg(feature = "tune")]
     Tunable(usize),
@@ -179,6 +182,20 @@ pub const OPTIONS: &[OptionSpec] = &[
             min: 0,
             max: DEFAULT_PROBE_LIMIT as i64,
         },
+    },
+    // The evaluation (`crate::nnue`): the network, or the hand-written one
+    // when `UseNNUE` is off. An empty `EvalFile` is the embedded network.
+    OptionSpec {
+        id: OptionId::UseNnue,
+        name: "UseNNUE",
+        kind: OptionKind::Check {
+            default: USE_NNUE_DEFAULT,
+        },
+    },
+    OptionSpec {
+        id: OptionId::EvalFile,
+        name: "EvalFile",
+        kind: OptionKind::Text { default: "" },
     },
 ];
 
@@ -325,6 +342,10 @@ pub struct Options {
     pub syzygy_path: String,
     /// Positions with more pieces are not probed (0: no probes).
     pub syzygy_probe_limit: u32,
+    /// `UseNNUE`: the network evaluates, not the hand-written evaluation.
+    pub use_nnue: bool,
+    /// A network file to use; empty: the embedded network.
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -345,6 +366,8 @@ impl Default for Options {
             book_file: String::new(),
             syzygy_path: String::new(),
             syzygy_probe_limit: 0,
+            use_nnue: false,
+            eval_file: String::new(),
         };
         for spec in OPTIONS {
             options.set(spec, &spec.default_value());
@@ -378,6 +401,12 @@ impl Options {
             OptionId::Ponder => self.ponder = check(value),
             OptionId::Chess960 => self.chess960 = check(value),
             OptionId::OwnBook => self.own_book = check(value),
+            OptionId::UseNnue => self.use_nnue = check(value),
+            OptionId::EvalFile => {
+                if let OptionValue::Text(path) = value {
+                    self.eval_file = path.clone();
+                }
+            }
             OptionId::BookFile => {
                 if let OptionValue::Text(path) = value {
                     self.book_file = path.clone();
@@ -483,6 +512,8 @@ mod tests {
             "name BookFile value /tmp/x.txt",
             "name SyzygyPath value /tb/345:/tb/6",
             "name syzygyprobelimit value 5",
+            "name usennue value false",
+            "name EvalFile value nets/my net.nnue",
         ] {
             let (spec, value) = setoption(line).unwrap();
             options.set(spec, &value);
@@ -504,6 +535,8 @@ mod tests {
                 book_file: "/tmp/x.txt".into(),
                 syzygy_path: "/tb/345:/tb/6".into(),
                 syzygy_probe_limit: 5,
+                use_nnue: false,
+                eval_file: "nets/my net.nnue".into(),
             }
         );
     }

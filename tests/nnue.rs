@@ -1,0 +1,157 @@
+//! The neural evaluation through the binary: `eval` shows both
+//! evaluations, `UseNNUE` switches the search between them, and `EvalFile`
+//! loads a network only after the checks the build applies to the
+//! embedded one. (Kernels and accumulators have unit tests in `src/nnue/`.)
+
+mod common;
+
+use common::{engine_path, errors, Engine};
+use kiln::nnue::file;
+use std::path::PathBuf;
+use std::process::Command;
+
+const EMBEDDED: &[u8] = kiln::nnue::NETWORK_BYTES;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kiln-nnue-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The number after `prefix` on the line that starts with it.
+fn value_after(lines: &[String], prefix: &str) -> i32 {
+    let line = lines
+        .iter()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no '{prefix}' line in {lines:?}"));
+    line[prefix.len()..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn eval_shows_both_evaluations_and_the_one_in_use() {
+    let mut e = Engine::start();
+    e.send("setoption name UseNNUE value true");
+    e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    e.send("eval");
+    let lines = e.sync();
+    let classical = value_after(&lines, "Classical evaluation: ");
+    let network = value_after(&lines, "NNUE evaluation: ");
+    assert_eq!(value_after(&lines, "Final evaluation: "), network);
+    assert!(lines
+        .iter()
+        .any(|l| l.contains(&format!("network {}", kiln::nnue::NETWORK_FILE))));
+    e.send("setoption name UseNNUE value false");
+    e.send("eval");
+    let lines = e.sync();
+    assert_eq!(value_after(&lines, "Final evaluation: "), classical);
+    assert_eq!(value_after(&lines, "NNUE evaluation: "), network);
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
+#[test]
+fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
+    let dir = temp_dir("evalfile");
+    // The embedded network with its output bias raised by 100 cp: a
+    // different network the engine must then evaluate with.
+    let mut weights = file::read(EMBEDDED).unwrap();
+    weights.b2 += 100 * file::QA * file::QB / file::EVAL_SCALE;
+    let shifted = dir.join("shifted.nnue");
+    std::fs::write(&shifted, file::write(&weights)).unwrap();
+    let mut damaged = EMBEDDED.to_vec();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 0x10;
+    let broken = dir.join("damaged.nnue");
+    std::fs::write(&broken, damaged).unwrap();
+
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("eval");
+    let before = value_after(&e.sync(), "NNUE evaluation: ");
+
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        shifted.display()
+    ));
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string loaded network")),
+        "{lines:?}"
+    );
+    e.send("eval");
+    let after = value_after(&e.sync(), "NNUE evaluation: ");
+    assert!((after - before - 100).abs() <= 1, "{before} -> {after}");
+
+    // Refused files keep the loaded network and say why.
+    for (path, reason) in [
+        (broken.display().to_string(), "damaged"),
+        (dir.join("missing.nnue").display().to_string(), "EvalFile"),
+        (engine_path(), "not a Kiln network"),
+    ] {
+        e.send(&format!("setoption name EvalFile value {path}"));
+        let lines = e.sync();
+        let errs = errors(&lines);
+        assert!(
+            errs.len() == 1 && errs[0].contains(reason),
+            "{path}: {lines:?}"
+        );
+    }
+    e.send("eval");
+    assert_eq!(value_after(&e.sync(), "NNUE evaluation: "), after);
+    e.send("go depth 6");
+    let (best, _) = e.bestmove(20);
+    assert_ne!(best, "0000");
+
+    // Empty: back to the embedded network.
+    e.send("setoption name EvalFile value <empty>");
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| l.contains("embedded network")),
+        "{lines:?}"
+    );
+    e.send("eval");
+    assert_eq!(value_after(&e.sync(), "NNUE evaluation: "), before);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn use_nnue_reaches_the_search() {
+    let bench = |eval: &str| {
+        let out = Command::new(engine_path())
+            .args(["bench", "6", "1", eval])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(&format!("eval {eval}")), "{text}");
+        let last = text.lines().last().unwrap().to_string();
+        last.split_whitespace()
+            .next()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+    };
+    // The two evaluations search different trees.
+    assert_ne!(bench("nnue"), bench("classical"));
+
+    let mut e = Engine::start();
+    for use_nnue in ["true", "false"] {
+        e.send(&format!("setoption name UseNNUE value {use_nnue}"));
+        e.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        e.send("go nodes 30000");
+        let (best, lines) = e.bestmove(20);
+        assert!(lines.iter().any(|l| l.starts_with("info depth")));
+        common::assert_legal(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            &[],
+            &best,
+        );
+    }
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}
