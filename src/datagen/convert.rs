@@ -14,7 +14,7 @@ use super::format::{encode_game, Game, GameResult, Ply};
 use crate::chess::san::SanError;
 use crate::chess::{Color, FenError, Position};
 use std::fmt;
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 
 /// Centipawns for a mate score in the records: `MATE_RECORD - plies` for
 /// the side that mates (beyond the format's mate bound of 31,000).
@@ -84,25 +84,93 @@ pub struct ConvertSummary {
 /// Converts a PGN file's games and appends their records to `out` (a data
 /// file opened by `open_for_append`). PGN files are often Latin-1: bytes
 /// that are not UTF-8 become replacement characters (only names and
-/// comments hold them).
+/// comments hold them). The file is read a few games at a time, so its
+/// size does not matter (OpenBench DATAGEN runs write gigabytes).
 pub fn convert_file(pgn: &std::path::Path, out: &mut impl Write) -> io::Result<ConvertSummary> {
-    let bytes = std::fs::read(pgn)?;
-    let text = String::from_utf8_lossy(&bytes);
+    let mut reader = io::BufReader::new(std::fs::File::open(pgn)?);
     let mut summary = ConvertSummary::default();
-    let mut buffer = Vec::new();
-    for result in convert_pgn(&text) {
-        match result {
-            Ok(game) => {
-                summary.games += 1;
-                summary.positions += game.plies.len() as u64;
-                buffer.extend_from_slice(&encode_game(&game));
+    let mut chunk = Chunk::default();
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        let read = reader.read_until(b'\n', &mut bytes)?;
+        let line = String::from_utf8_lossy(&bytes);
+        // A tag line after movetext (outside a comment) starts a new game:
+        // the games so far are complete.
+        let starts_game = line.trim_start().starts_with('[') && !chunk.in_comment;
+        if read == 0 || (starts_game && chunk.has_movetext) {
+            chunk.convert_into(&mut summary, out)?;
+            if read == 0 {
+                break;
             }
-            Err(e) => summary.skipped.push(e),
         }
+        chunk.push_line(&line, starts_game);
     }
-    out.write_all(&buffer)?;
     out.flush()?;
     Ok(summary)
+}
+
+/// Whole games of a PGN file, with where they start in it.
+#[derive(Default)]
+struct Chunk {
+    text: String,
+    /// Games and lines of the file before this chunk.
+    games_before: u64,
+    lines_before: usize,
+    lines: usize,
+    has_movetext: bool,
+    /// Inside a `{` comment that continues on the next line.
+    in_comment: bool,
+}
+
+impl Chunk {
+    fn push_line(&mut self, line: &str, is_tag: bool) {
+        if !is_tag {
+            if !line.trim().is_empty() {
+                self.has_movetext = true;
+            }
+            for c in line.chars() {
+                match c {
+                    '{' => self.in_comment = true,
+                    '}' => self.in_comment = false,
+                    _ => {}
+                }
+            }
+        }
+        self.text.push_str(line);
+        self.lines += 1;
+    }
+
+    /// Converts the games, appends their records to `out`, and starts the
+    /// next chunk after them.
+    fn convert_into(
+        &mut self,
+        summary: &mut ConvertSummary,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        let results = convert_pgn(&self.text);
+        let games = results.len() as u64;
+        for result in results {
+            match result {
+                Ok(game) => {
+                    summary.games += 1;
+                    summary.positions += game.plies.len() as u64;
+                    out.write_all(&encode_game(&game))?;
+                }
+                Err(mut e) => {
+                    e.game += self.games_before;
+                    e.line += self.lines_before;
+                    summary.skipped.push(e);
+                }
+            }
+        }
+        *self = Chunk {
+            games_before: self.games_before + games,
+            lines_before: self.lines_before + self.lines,
+            ..Chunk::default()
+        };
+        Ok(())
+    }
 }
 
 /// One game as the lexer found it, before any chess is checked.
@@ -460,6 +528,41 @@ mod tests {
             message.contains("game 2 (line 4)") && message.contains("'e4'"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn a_file_is_read_game_by_game_with_the_same_outcome_as_the_whole_text() {
+        let good = "[Event \"t\"]\n[Result \"1-0\"]\n\n1. e4 {+0.1/1} e5 {-0.2/1 a comment\n\
+                    [that looks like a tag] over two lines} 2. Nf3 {+0.3/2} 1-0\n\n";
+        let bad = "[Event \"t\"]\n[Result \"1-0\"]\n1. e4 {+0.1/1} e4 {+0.1/1} 1-0\n\n";
+        let untagged = "1. d4 {+0.2/3} d5 {+0.1/3} 0-1\n\n";
+        let text = [good, bad, untagged, good, bad, good].concat();
+        let dir = std::env::temp_dir().join(format!("kiln-convert-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.pgn");
+        std::fs::write(&path, &text).unwrap();
+        let mut streamed = Vec::new();
+        let summary = convert_file(&path, &mut streamed).unwrap();
+
+        let whole = convert_pgn(&text);
+        let records: Vec<u8> = whole
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .flat_map(encode_game)
+            .collect();
+        let errors: Vec<ConvertError> = whole.into_iter().filter_map(Result::err).collect();
+        assert_eq!(summary.games, 4);
+        assert_eq!(streamed, records);
+        assert_eq!(summary.skipped, errors);
+        assert_eq!(
+            summary
+                .skipped
+                .iter()
+                .map(|e| (e.game, e.line))
+                .collect::<Vec<_>>(),
+            [(2, 7), (5, 19)]
+        );
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
