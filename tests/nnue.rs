@@ -67,6 +67,18 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
     damaged[middle] ^= 0x10;
     let broken = dir.join("damaged.nnue");
     std::fs::write(&broken, damaged).unwrap();
+    let other_shape = dir.join("small.nnue");
+    std::fs::write(
+        &other_shape,
+        file::write(&file::Weights {
+            hidden: 32,
+            w1: vec![1; file::INPUTS * 32],
+            b1: vec![0; 32],
+            w2: vec![1; 64],
+            b2: 0,
+        }),
+    )
+    .unwrap();
 
     let mut e = Engine::start();
     e.send("position startpos moves e2e4 e7e5");
@@ -93,6 +105,8 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
         (broken.display().to_string(), "damaged"),
         (dir.join("missing.nnue").display().to_string(), "EvalFile"),
         (engine_path(), "not a Kiln network"),
+        (other_shape.display().to_string(), "hidden size is 32"),
+        ("/dev/zero".to_string(), "not a regular file"),
     ] {
         e.send(&format!("setoption name EvalFile value {path}"));
         let lines = e.sync();

@@ -95,9 +95,13 @@ pub fn convert_file(pgn: &std::path::Path, out: &mut impl Write) -> io::Result<C
         bytes.clear();
         let read = reader.read_until(b'\n', &mut bytes)?;
         let line = String::from_utf8_lossy(&bytes);
-        // A tag line after movetext (outside a comment) starts a new game:
-        // the games so far are complete.
-        let starts_game = line.trim_start().starts_with('[') && !chunk.in_comment;
+        // A tag line after movetext, outside a comment or variation, starts
+        // a new game: the games so far are complete.
+        let starts_game = line
+            .trim_start_matches(['\u{feff}', ' ', '\t'])
+            .starts_with('[')
+            && !chunk.in_comment
+            && chunk.variation_depth == 0;
         if read == 0 || (starts_game && chunk.has_movetext) {
             chunk.convert_into(&mut summary, out)?;
             if read == 0 {
@@ -118,21 +122,30 @@ struct Chunk {
     games_before: u64,
     lines_before: usize,
     lines: usize,
+    /// A move, move number or result token has been seen (not just tags,
+    /// comments and escapes).
     has_movetext: bool,
     /// Inside a `{` comment that continues on the next line.
     in_comment: bool,
+    /// Open `(` variations.
+    variation_depth: usize,
 }
 
 impl Chunk {
     fn push_line(&mut self, line: &str, is_tag: bool) {
-        if !is_tag {
-            if !line.trim().is_empty() {
-                self.has_movetext = true;
-            }
+        let escape = line.starts_with('%');
+        if !is_tag && !escape {
             for c in line.chars() {
                 match c {
+                    '}' if self.in_comment => self.in_comment = false,
+                    _ if self.in_comment => {}
                     '{' => self.in_comment = true,
-                    '}' => self.in_comment = false,
+                    // The rest of the line is a comment.
+                    ';' => break,
+                    '(' => self.variation_depth += 1,
+                    ')' => self.variation_depth = self.variation_depth.saturating_sub(1),
+                    '\u{feff}' => {}
+                    c if !c.is_whitespace() => self.has_movetext = true,
                     _ => {}
                 }
             }
@@ -199,6 +212,8 @@ impl RawGame {
 
 /// Converts every game of a PGN text, in order.
 pub fn convert_pgn(text: &str) -> Vec<Result<Game, ConvertError>> {
+    // Some tools start their files with a byte-order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     split_games(text)
         .into_iter()
         .enumerate()
@@ -536,7 +551,12 @@ mod tests {
                     [that looks like a tag] over two lines} 2. Nf3 {+0.3/2} 1-0\n\n";
         let bad = "[Event \"t\"]\n[Result \"1-0\"]\n1. e4 {+0.1/1} e4 {+0.1/1} 1-0\n\n";
         let untagged = "1. d4 {+0.2/3} d5 {+0.1/3} 0-1\n\n";
-        let text = [good, bad, untagged, good, bad, good].concat();
+        // Escapes and comments among the tags are not movetext: the tags
+        // after them belong to the same game.
+        let commented = "[Event \"t\"]\n% an escape line\n; a comment line\n{a comment}\n\
+                         [Variant \"chess960\"]\n[FEN \"rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1\"]\n\
+                         [Result \"1-0\"]\n1. O-O {+0.5/10} 1-0\n\n";
+        let text = ["\u{feff}", good, bad, untagged, good, bad, good, commented].concat();
         let dir = std::env::temp_dir().join(format!("kiln-convert-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("games.pgn");
@@ -551,7 +571,7 @@ mod tests {
             .flat_map(encode_game)
             .collect();
         let errors: Vec<ConvertError> = whole.into_iter().filter_map(Result::err).collect();
-        assert_eq!(summary.games, 4);
+        assert_eq!(summary.games, 5);
         assert_eq!(streamed, records);
         assert_eq!(summary.skipped, errors);
         assert_eq!(

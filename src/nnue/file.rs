@@ -218,7 +218,7 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     if let Some((index, &value)) = w2
         .iter()
         .enumerate()
-        .find(|(_, w)| w.abs() > MAX_OUTPUT_WEIGHT)
+        .find(|(_, w)| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
     {
         return Err(NetError::OutputWeight { index, value });
     }
@@ -284,6 +284,12 @@ mod tests {
         let error = read(&bad).unwrap_err();
         assert!(matches!(error, NetError::Checksum { .. }));
         assert!(error.to_string().contains("damaged"));
+        let mut lowest = small();
+        lowest.w2[0] = i16::MIN;
+        assert!(matches!(
+            read(&write(&lowest)),
+            Err(NetError::OutputWeight { index: 0, .. })
+        ));
         let mut wild = small();
         wild.w2[5] = 300;
         assert_eq!(

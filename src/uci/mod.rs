@@ -257,7 +257,12 @@ impl Engine {
         let (spec, value) = options::parse_setoption(args)?;
         let changes_table = matches!(
             spec.id,
-            OptionId::Hash | OptionId::ClearHash | OptionId::Threads | OptionId::SyzygyPath
+            OptionId::Hash
+                | OptionId::ClearHash
+                | OptionId::Threads
+                | OptionId::SyzygyPath
+                | OptionId::UseNnue
+                | OptionId::EvalFile
         );
         if changes_table && self.searching() {
             return Err(UciError::OptionDuringSearch(spec.name));
@@ -311,10 +316,27 @@ impl Engine {
             (OptionId::EvalFile, OptionValue::Text(path)) => {
                 self.load_network(path)?;
                 self.options.set(spec, &value);
+                self.forget_evaluations();
+            }
+            (OptionId::UseNnue, _) => {
+                self.options.set(spec, &value);
+                self.forget_evaluations();
             }
             _ => self.options.set(spec, &value),
         }
         Ok(())
+    }
+
+    /// The table's stored evaluations and correction history belong to
+    /// the evaluation that made them: cleared when it changes.
+    fn forget_evaluations(&mut self) {
+        self.join_worker();
+        if let Some(tt) = Arc::get_mut(&mut self.tt) {
+            tt.clear();
+        }
+        for h in &mut self.histories {
+            h.clear();
+        }
     }
 
     /// Loads and checks the network file at `path` (the embedded network
@@ -332,7 +354,21 @@ impl Engine {
             path: path.to_string(),
             reason,
         };
-        let bytes = std::fs::read(path).map_err(|e| failed(e.to_string()))?;
+        let file = std::fs::File::open(path).map_err(|e| failed(e.to_string()))?;
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return Err(failed("not a regular file".to_string()));
+        }
+        // Never more than the largest network the format allows (a huge
+        // file is refused without reading it all).
+        let limit = nnue::file::file_len(nnue::file::MAX_HIDDEN);
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::Read::take(file, limit as u64 + 1), &mut bytes)
+            .map_err(|e| failed(e.to_string()))?;
+        if bytes.len() > limit {
+            return Err(failed(format!(
+                "larger than any network ({limit} bytes at most)"
+            )));
+        }
         let net = Network::from_bytes(&bytes).map_err(|e| failed(e.to_string()))?;
         say(&format!(
             "info string loaded network '{}' ({} hidden neurons)",
