@@ -319,17 +319,38 @@ impl Searcher<'_> {
         if rm.score == -INFINITY {
             return;
         }
-        report(&SearchInfo {
+        report(&self.info_line(
             depth,
-            seldepth: rm.seldepth.max(depth as usize),
-            multipv: pv_index + 1,
-            score: self.reported_score(rm.score),
-            bound: rm.bound,
+            rm.seldepth,
+            pv_index + 1,
+            rm.score,
+            rm.bound,
+            legal_prefix(&req.root, &rm.pv),
+        ));
+    }
+
+    /// The `info` line of one searched line (its score as the search
+    /// returned it), with the search-wide counters as they are now.
+    pub(super) fn info_line(
+        &self,
+        depth: i32,
+        seldepth: usize,
+        multipv: usize,
+        score: i32,
+        bound: Bound,
+        pv: Vec<Move>,
+    ) -> SearchInfo {
+        SearchInfo {
+            depth,
+            seldepth: seldepth.max(depth as usize),
+            multipv,
+            score: self.reported_score(score),
+            bound,
             nodes: self.total_nodes(),
             time_ms: self.time.elapsed_ms(),
             hashfull: self.tt.hashfull(),
             tbhits: self.signals.tbhits.load(Ordering::Relaxed),
-            pv: legal_prefix(&req.root, &rm.pv),
-        });
+            pv,
+        }
     }
 }

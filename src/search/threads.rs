@@ -230,18 +230,14 @@ pub fn search(
         let pv = legal_prefix(&req.root, &best.pv);
         if chosen != 0 {
             // The GUI's last `info` line should show the move it gets.
-            report(&SearchInfo {
-                depth: best.depth,
-                seldepth: best.seldepth.max(best.depth as usize),
-                multipv: 1,
-                score: main.reported_score(best.score),
-                bound: Bound::Exact,
-                nodes: signals.nodes.load(Ordering::Relaxed).max(main.nodes),
-                time_ms: main.time.elapsed_ms(),
-                hashfull: tt.hashfull(),
-                tbhits: signals.tbhits.load(Ordering::Relaxed),
-                pv: pv.clone(),
-            });
+            report(&main.info_line(
+                best.depth,
+                best.seldepth,
+                1,
+                best.score,
+                Bound::Exact,
+                pv.clone(),
+            ));
         }
         SearchResult {
             best: best.mv,
