@@ -586,9 +586,10 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let out = dir.join("games.kgame");
+        // One thread: the same games every run, so the same network.
         let config = datagen::Config {
             out: out.clone(),
-            threads: 2,
+            threads: 1,
             soft_nodes: 200,
             random_plies: 8,
             starts: Starts::Standard,
