@@ -9,7 +9,7 @@
 //! needs a refresh; only the root is computed from scratch.
 
 use super::kernels::{Kernels, Row};
-use super::{feature, mirror, scale_output, Network, HIDDEN, MAX_ACTIVE};
+use super::{feature, features_seen_by, mirror, scale_output, Network, HIDDEN, MAX_ACTIVE};
 use crate::chess::{Color, Kind, Move, Piece, Position};
 
 /// The sums of both perspectives, indexed by `Color`.
@@ -31,7 +31,7 @@ impl Accumulator {
     /// Both perspectives of `pos` from scratch.
     pub fn refresh(&mut self, net: &Network, pos: &Position, kernels: Kernels) {
         let mut features = [0u16; MAX_ACTIVE];
-        let n = white_features(pos, &mut features);
+        let n = features_seen_by(pos, Color::White, &mut features);
         let mirrored: [u16; MAX_ACTIVE] =
             std::array::from_fn(|i| mirror(features[i] as usize) as u16);
         let bias = net.b1;
@@ -45,22 +45,6 @@ impl Accumulator {
         let (ours, theirs) = (&self.halves[stm.index()], &self.halves[(!stm).index()]);
         scale_output(kernels.output_sum(net, ours, theirs), net.b2)
     }
-}
-
-/// The features of `pos` seen from White. Returns how many were written.
-fn white_features(pos: &Position, out: &mut [u16; MAX_ACTIVE]) -> usize {
-    let mut n = 0;
-    for color in [Color::White, Color::Black] {
-        for kind in Kind::ALL {
-            for sq in pos.pieces_of(color, kind) {
-                if n < MAX_ACTIVE {
-                    out[n] = feature(Color::White, Piece::new(color, kind), sq) as u16;
-                    n += 1;
-                }
-            }
-        }
-    }
-    n
 }
 
 /// The features one move adds and removes, seen from White (Black's are

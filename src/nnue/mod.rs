@@ -59,13 +59,17 @@ pub fn mirror(feature: usize) -> usize {
 /// The features of `pos` from the side to move's perspective (the other
 /// side's are their `mirror`s). Returns how many were written.
 pub fn active_features(pos: &Position, out: &mut [u16; MAX_ACTIVE]) -> usize {
-    let stm = pos.side_to_move();
+    features_seen_by(pos, pos.side_to_move(), out)
+}
+
+/// The features of `pos` from `perspective`. Returns how many were written.
+pub fn features_seen_by(pos: &Position, perspective: Color, out: &mut [u16; MAX_ACTIVE]) -> usize {
     let mut n = 0;
     for color in [Color::White, Color::Black] {
         for kind in Kind::ALL {
             for sq in pos.pieces_of(color, kind) {
                 if n < MAX_ACTIVE {
-                    out[n] = feature(stm, Piece::new(color, kind), sq) as u16;
+                    out[n] = feature(perspective, Piece::new(color, kind), sq) as u16;
                     n += 1;
                 }
             }
@@ -94,9 +98,17 @@ impl Network {
     /// The weights of a file that the build script has already checked
     /// (`file::read`), at compile time.
     const fn decode(bytes: &[u8]) -> Network {
-        const fn word(bytes: &[u8], index: usize) -> i16 {
-            let at = file::HEADER_LEN + 2 * index;
-            i16::from_le_bytes([bytes[at], bytes[at + 1]])
+        /// Fills `out` with the file's words from `index` on; returns the
+        /// index after them.
+        const fn words(bytes: &[u8], mut index: usize, out: &mut [i16]) -> usize {
+            let mut i = 0;
+            while i < out.len() {
+                let at = file::HEADER_LEN + 2 * index;
+                out[i] = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+                index += 1;
+                i += 1;
+            }
+            index
         }
         let mut net = Network {
             w1: [[0; HIDDEN]; INPUTS],
@@ -107,30 +119,12 @@ impl Network {
         let mut index = 0;
         let mut f = 0;
         while f < INPUTS {
-            let mut i = 0;
-            while i < HIDDEN {
-                net.w1[f][i] = word(bytes, index);
-                index += 1;
-                i += 1;
-            }
+            index = words(bytes, index, &mut net.w1[f]);
             f += 1;
         }
-        let mut i = 0;
-        while i < HIDDEN {
-            net.b1[i] = word(bytes, index);
-            index += 1;
-            i += 1;
-        }
-        let mut half = 0;
-        while half < 2 {
-            let mut i = 0;
-            while i < HIDDEN {
-                net.w2[half][i] = word(bytes, index);
-                index += 1;
-                i += 1;
-            }
-            half += 1;
-        }
+        index = words(bytes, index, &mut net.b1);
+        index = words(bytes, index, &mut net.w2[0]);
+        index = words(bytes, index, &mut net.w2[1]);
         let at = file::HEADER_LEN + 2 * index;
         net.b2 = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
         net

@@ -91,7 +91,10 @@ impl<'a> Searcher<'a> {
         is_main: bool,
     ) -> Self {
         let network = req.eval.network();
-        let mut accumulators = AccumulatorStack::new(MAX_PLY + 4);
+        // The hand-written evaluation needs no accumulators (nor their
+        // 140 kB a search, which datagen would pay every move).
+        let mut accumulators =
+            AccumulatorStack::new(if network.is_some() { MAX_PLY + 4 } else { 0 });
         if let Some(net) = network {
             accumulators.set_root(net, &req.root);
         }

@@ -242,13 +242,7 @@ impl Engine {
     }
 
     fn cmd_ucinewgame(&mut self) {
-        self.stop_search();
-        if let Some(tt) = Arc::get_mut(&mut self.tt) {
-            tt.clear();
-        }
-        for h in &mut self.histories {
-            h.clear();
-        }
+        self.forget_searches();
         self.position = Position::startpos();
         self.game_keys.clear();
     }
@@ -316,21 +310,22 @@ impl Engine {
             (OptionId::EvalFile, OptionValue::Text(path)) => {
                 self.load_network(path)?;
                 self.options.set(spec, &value);
-                self.forget_evaluations();
+                self.forget_searches();
             }
             (OptionId::UseNnue, _) => {
                 self.options.set(spec, &value);
-                self.forget_evaluations();
+                self.forget_searches();
             }
             _ => self.options.set(spec, &value),
         }
         Ok(())
     }
 
-    /// The table's stored evaluations and correction history belong to
-    /// the evaluation that made them: cleared when it changes.
-    fn forget_evaluations(&mut self) {
-        self.join_worker();
+    /// Stops any search and empties the table and histories: for a new
+    /// game, and when the evaluation changes (stored evaluations and
+    /// correction history belong to the evaluation that made them).
+    fn forget_searches(&mut self) {
+        self.stop_search();
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.clear();
         }
