@@ -102,19 +102,8 @@ impl Searcher<'_> {
         // ago. The raw evaluation (from the table when there) is corrected
         // by what correction history learnt of similar positions; pruning
         // uses the corrected one, the table keeps the raw one.
-        let raw_eval = if in_check {
-            -INFINITY
-        } else {
-            match tt_hit {
-                Some(hit) => hit.eval,
-                None => self.evaluate(pos, ply),
-            }
-        };
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            self.corrected_eval(pos, raw_eval)
-        };
+        let (raw_eval, static_eval) =
+            self.node_evals(pos, ply, in_check, tt_hit.map(|hit| hit.eval));
         self.frames[ply].static_eval = static_eval;
 
         // Step 7. The table's score as a sharper evaluation: a stored search

@@ -4,7 +4,7 @@
 
 use super::history::Continuations;
 use super::movepick::{MovePicker, GOOD_NOISY_SCORE};
-use super::score::{mated_in, score_from_tt, score_to_tt, INFINITY};
+use super::score::{mated_in, score_from_tt, score_to_tt};
 use super::searcher::Searcher;
 use super::see::see_ge;
 use super::tt::Bound;
@@ -39,19 +39,8 @@ impl Searcher<'_> {
         // Step 2. Stand pat: out of check the side to move may decline every
         // capture. It stands on the evaluation as corrected by correction
         // history; the table keeps the raw one.
-        let raw_eval = if in_check {
-            -INFINITY
-        } else {
-            match tt_hit {
-                Some(hit) => hit.eval,
-                None => self.evaluate(pos, ply),
-            }
-        };
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            self.corrected_eval(pos, raw_eval)
-        };
+        let (raw_eval, static_eval) =
+            self.node_evals(pos, ply, in_check, tt_hit.map(|hit| hit.eval));
         let mut best = static_eval;
         if !in_check {
             if best >= beta {

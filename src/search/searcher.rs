@@ -3,7 +3,7 @@
 
 use super::history::{Continuations, History};
 use super::root::RootMove;
-use super::score::TB_WIN_BOUND;
+use super::score::{INFINITY, TB_WIN_BOUND};
 use super::syzygy::TreeProbe;
 use super::threads::{SearchRequest, Signals};
 use super::time::{Limits, TimeManager};
@@ -287,6 +287,28 @@ impl<'a> Searcher<'a> {
             self.accumulators.push_null(ply);
         }
         next
+    }
+
+    /// A node's evaluations, `(raw, corrected)`: the raw one from the
+    /// table's entry when there is one (the table keeps raw evaluations),
+    /// else computed; the corrected one is what pruning and stand pat use.
+    /// Both are `-INFINITY` in check, where no evaluation is meaningful.
+    #[inline]
+    pub fn node_evals(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        in_check: bool,
+        tt_eval: Option<i32>,
+    ) -> (i32, i32) {
+        if in_check {
+            return (-INFINITY, -INFINITY);
+        }
+        let raw = match tt_eval {
+            Some(eval) => eval,
+            None => self.evaluate(pos, ply),
+        };
+        (raw, self.corrected_eval(pos, raw))
     }
 
     /// `raw`, the evaluation of `pos` (not in check), plus what correction
