@@ -10,6 +10,7 @@
 //! shuffled mini-batches, the batch's gradient summed over all threads;
 //! every weight is kept within `WEIGHT_CLIP` so the quantised network
 //! (`QA`, `QB`) represents it, and the accumulator cannot overflow i16.
+//! The network kept is the epoch's with the lowest validation loss.
 //! A fixed seed makes a run repeatable (the thread count changes only the
 //! order of float sums).
 
@@ -497,6 +498,9 @@ pub struct Report {
     pub validation_positions: usize,
     /// Loss per epoch: (training, validation).
     pub losses: Vec<(f64, f64)>,
+    /// The epoch whose network is kept (1-based; 0 when no epoch ran).
+    pub best_epoch: usize,
+    /// The network after `best_epoch` epochs.
     pub network: FloatNetwork,
 }
 
@@ -531,6 +535,12 @@ pub fn train(
     );
     let mut losses = Vec::new();
     let mut lr = config.lr;
+    // Early stopping: the network kept is the epoch's with the lowest
+    // validation loss (the last one's when nothing is held out). Positions
+    // of one game share its result, so later epochs can learn the games
+    // rather than chess: the training loss falls while the validation
+    // loss rises.
+    let mut best: Option<(f64, usize, FloatNetwork)> = None;
     for e in 1..=config.epochs {
         let started = std::time::Instant::now();
         let train_loss = epoch(&mut net, &mut adam, train, config, lr, &mut rng);
@@ -541,13 +551,22 @@ pub fn train(
             started.elapsed().as_secs_f64()
         );
         losses.push((train_loss, validation_loss));
+        if validation.is_empty() || best.as_ref().is_none_or(|(b, _, _)| validation_loss < *b) {
+            best = Some((validation_loss, e, net.clone()));
+        }
         lr *= config.lr_drop;
     }
+    let (best_epoch, network) = match best {
+        Some((_, e, network)) => (e, network),
+        None => (0, net),
+    };
+    let _ = writeln!(log, "kept the network of epoch {best_epoch}");
     Ok(Report {
         train_positions: train.len(),
         validation_positions: validation.len(),
         losses,
-        network: net,
+        best_epoch,
+        network,
     })
 }
 
@@ -636,6 +655,15 @@ mod tests {
             .losses
             .iter()
             .all(|(t, v)| t.is_finite() && v.is_finite()));
+        // The kept network is the epoch's with the lowest validation loss.
+        let lowest = report
+            .losses
+            .iter()
+            .map(|&(_, v)| v)
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(report.losses[report.best_epoch - 1].1, lowest);
+        let kept = loss(&report.network, &validation, 2);
+        assert!((kept - lowest).abs() < 1e-9, "kept {kept}, lowest {lowest}");
 
         // The exported integers compute what floats compute with the same
         // (rounded) weights, but for truncating divisions, and rounding
