@@ -21,6 +21,7 @@ fn main() -> ExitCode {
         Some("spsa") => spsa(),
         Some("tune") => tune(&args[1..]),
         Some("train") => train(&args[1..]),
+        Some("wdl-fit") => wdl_fit(&args[1..]),
         Some("--version") | Some("-V") => {
             println!(
                 "Kiln {} ({})",
@@ -30,7 +31,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] [threads] | book [--file FILE] [moves...] | datagen [options] | datagen export <file> | convert --out FILE PGN... | tune [options] | train [options] | spsa]");
+            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] [threads] | book [--file FILE] [moves...] | datagen [options] | datagen export <file> | convert --out FILE PGN... | tune [options] | train [options] | wdl-fit [--data FILE]... | spsa]");
             ExitCode::from(2)
         }
         None => {
@@ -359,6 +360,36 @@ fn convert(args: &[String]) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// `kiln wdl-fit [--data FILE]...`: the win/draw/loss model fitted to
+/// self-play data (default `data/selfplay.kgame`), printed as constants.
+fn wdl_fit(args: &[String]) -> ExitCode {
+    let mut data = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        match (args[i].as_str(), args.get(i + 1)) {
+            ("--data", Some(path)) => data.push(path.into()),
+            _ => {
+                eprintln!(
+                    "bad argument '{}'\nusage: kiln wdl-fit [--data FILE]...",
+                    args[i]
+                );
+                return ExitCode::from(2);
+            }
+        }
+        i += 2;
+    }
+    if data.is_empty() {
+        data.push("data/selfplay.kgame".into());
+    }
+    match kiln::tools::wdl_fit::run(&data, &mut std::io::stdout()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("wdl-fit: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 

@@ -32,6 +32,7 @@ fn handshake_lists_the_options() {
         "UCI_LimitStrength",
         "UCI_Elo",
         "Skill Level",
+        "UCI_ShowWDL",
     ] {
         assert!(
             lines
@@ -557,6 +558,75 @@ fn multipv_lines_come_best_first_and_bestmove_is_line_one() {
             .unwrap();
         let first_move = last_first.split(" pv ").nth(1).unwrap().split(' ').next();
         assert_eq!(first_move, Some(best.as_str()), "{fen}");
+    }
+}
+
+/// The `wdl W D L` of an info line, if it has one.
+fn wdl_of(line: &str) -> Option<[u32; 3]> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "wdl")?;
+    let share = |i: usize| words[at + i].parse::<u32>().unwrap();
+    Some([share(1), share(2), share(3)])
+}
+
+#[test]
+fn show_wdl_adds_shares_that_follow_the_score() {
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (_, lines) = e.bestmove(30);
+    assert!(lines.iter().all(|l| wdl_of(l).is_none()), "{lines:?}");
+
+    e.send("setoption name UCI_ShowWDL value true");
+    // Level, clearly better for the side to move, lost, mate in 2.
+    let cases = [
+        (Position::STARTPOS_FEN, None),
+        ("4k3/8/8/8/8/8/8/RR2K3 w - - 0 1", Some([1000, 0, 0])),
+        ("4k3/8/8/8/8/8/PPP5/RR2K3 b - - 0 1", Some([0, 0, 1000])),
+        (
+            "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+            Some([1000, 0, 0]),
+        ),
+    ];
+    for (fen, certain) in cases {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 6");
+        let (_, lines) = e.bestmove(30);
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth") && l.contains(" score "))
+            .collect();
+        assert!(!infos.is_empty(), "{fen}: {lines:?}");
+        for line in infos {
+            let wdl = wdl_of(line).unwrap_or_else(|| panic!("{fen}: no wdl in {line}"));
+            assert_eq!(wdl.iter().sum::<u32>(), 1000, "{line}");
+            // Right after the score and its bound, as UCI GUIs read it.
+            let after_score = line.split(" score ").nth(1).unwrap();
+            assert!(
+                after_score
+                    .split(" wdl ")
+                    .next()
+                    .unwrap()
+                    .split(' ')
+                    .count()
+                    <= 3,
+                "{line}"
+            );
+            let score: Vec<&str> = after_score.split(' ').take(2).collect();
+            match certain {
+                Some(expected) if score[0] == "mate" => assert_eq!(wdl, expected, "{line}"),
+                Some(expected) => {
+                    let n: i32 = score[1].parse().unwrap();
+                    assert!(n.abs() > 300, "{line}");
+                    let winning = if expected[0] == 1000 { 0 } else { 2 };
+                    assert!(wdl[winning] > 800, "{line}");
+                }
+                None => {
+                    assert!(wdl[0].abs_diff(wdl[2]) < 300, "{line}");
+                }
+            }
+        }
     }
 }
 

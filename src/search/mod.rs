@@ -29,6 +29,7 @@ mod threads;
 pub mod time;
 pub mod tt;
 pub mod tunable;
+pub mod wdl;
 
 pub use root::{legal_prefix, SearchInfo};
 pub use score::{mated_in, INFINITY, MATE, MATE_BOUND};

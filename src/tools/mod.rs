@@ -1,7 +1,9 @@
 //! Command-line tools that sit beside the engine proper: `perft`, `bench`
-//! the evaluation tuner `tune` and the network trainer `train`.
+//! the evaluation tuner `tune`, the network trainer `train` and the
+//! win/draw/loss model fit `wdl_fit`.
 
 pub mod bench;
 pub mod perft;
 pub mod train;
 pub mod tune;
+pub mod wdl_fit;

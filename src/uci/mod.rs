@@ -23,6 +23,7 @@ use crate::nnue::{self, EvalChoice, Network};
 use crate::search::history::History;
 use crate::search::skill::limited_elo;
 use crate::search::tt::TranspositionTable;
+use crate::search::wdl;
 use crate::search::{search, SearchRequest, SearchResult, Signals, Skill};
 use crate::syzygy::Tablebases;
 use crate::tools::perft::MAX_PERFT_DEPTH;
@@ -518,11 +519,15 @@ impl Engine {
         let answered = Arc::new(AtomicBool::new(false));
         let answered_by_worker = Arc::clone(&answered);
         let mut histories = std::mem::take(&mut self.histories);
+        // `UCI_ShowWDL`: the shares follow from the score and the root's
+        // material.
+        let wdl_material = self.options.show_wdl.then(|| wdl::material(&self.position));
         let handle = std::thread::spawn(move || {
             let chess960 = req.chess960;
             let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 search(&req, &tt, &signals, &mut histories, &|info| {
-                    say(&format_info(info, chess960))
+                    let wdl = wdl_material.map(|m| wdl::MODEL.wdl(info.score, m));
+                    say(&format_info(info, chess960, wdl))
                 })
             }));
             let result = searched.unwrap_or_else(|_| {

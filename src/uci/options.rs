@@ -38,6 +38,7 @@ pub enum OptionId {
     ClearHash,
     Ponder,
     MultiPv,
+    ShowWdl,
     LimitStrength,
     Elo,
     SkillLevel,
@@ -118,6 +119,12 @@ pub const OPTIONS: &[OptionSpec] = &[
             min: 1,
             max: 256,
         },
+    },
+    // `wdl W D L` in every `info` line with a score (`search::wdl`).
+    OptionSpec {
+        id: OptionId::ShowWdl,
+        name: "UCI_ShowWDL",
+        kind: OptionKind::Check { default: false },
     },
     // Strength limiting (`search::skill`): `UCI_Elo` decides while
     // `UCI_LimitStrength` is on, `Skill Level` otherwise; the maximum of
@@ -327,6 +334,8 @@ pub struct Options {
     pub move_overhead_ms: u64,
     pub ponder: bool,
     pub multipv: usize,
+    /// `UCI_ShowWDL`: info lines carry the expected win/draw/loss shares.
+    pub show_wdl: bool,
     /// `UCI_LimitStrength`: play at `elo`, not at `skill_level`.
     pub limit_strength: bool,
     /// `UCI_Elo`.
@@ -357,6 +366,7 @@ impl Default for Options {
             move_overhead_ms: 0,
             ponder: false,
             multipv: 0,
+            show_wdl: false,
             limit_strength: false,
             elo: 0,
             skill_level: 0,
@@ -399,6 +409,7 @@ impl Options {
             OptionId::BookDepth => self.book_depth = spin(value) as u32,
             OptionId::SyzygyProbeLimit => self.syzygy_probe_limit = spin(value) as u32,
             OptionId::Ponder => self.ponder = check(value),
+            OptionId::ShowWdl => self.show_wdl = check(value),
             OptionId::Chess960 => self.chess960 = check(value),
             OptionId::OwnBook => self.own_book = check(value),
             OptionId::UseNnue => self.use_nnue = check(value),
@@ -514,6 +525,7 @@ mod tests {
             "name syzygyprobelimit value 5",
             "name usennue value false",
             "name EvalFile value nets/my net.nnue",
+            "name UCI_ShowWDL value true",
         ] {
             let (spec, value) = setoption(line).unwrap();
             options.set(spec, &value);
@@ -526,6 +538,7 @@ mod tests {
                 move_overhead_ms: 75,
                 ponder: true,
                 multipv: 4,
+                show_wdl: true,
                 limit_strength: true,
                 elo: 1234,
                 skill_level: 3,
@@ -578,6 +591,11 @@ mod tests {
         assert_eq!(
             find("UCI_LimitStrength").unwrap().uci_line(),
             "option name UCI_LimitStrength type check default false"
+        );
+        assert!(!options.show_wdl);
+        assert_eq!(
+            find("uci_showwdl").unwrap().uci_line(),
+            "option name UCI_ShowWDL type check default false"
         );
     }
 

@@ -4,6 +4,7 @@
 use super::error::UciError;
 use crate::search::score::mate_in_moves;
 use crate::search::tt::Bound;
+use crate::search::wdl::Wdl;
 use crate::search::SearchInfo;
 
 /// Longest line of engine output that quotes input (a safety net; echoed
@@ -19,17 +20,21 @@ pub fn format_score(score: i32) -> String {
     }
 }
 
-/// The `info` line for one search report.
-pub fn format_info(info: &SearchInfo, chess960: bool) -> String {
+/// The `info` line for one search report; `wdl`, when given, follows the
+/// score (and its bound) as `wdl W D L`.
+pub fn format_info(info: &SearchInfo, chess960: bool, wdl: Option<Wdl>) -> String {
     let bound = match info.bound {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
         _ => "",
     };
+    let wdl = wdl.map_or(String::new(), |w| {
+        format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+    });
     let nps = info.nodes * 1000 / info.time_ms.max(1);
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(chess960)).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {nps} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -80,8 +85,17 @@ mod tests {
             pv: vec![mv],
         };
         assert_eq!(
-            format_info(&info, false),
+            format_info(&info, false, None),
             "info depth 3 seldepth 5 multipv 2 score cp 17 lowerbound nodes 2000 nps 500000 hashfull 1 tbhits 6 time 4 pv e2e4"
+        );
+        let wdl = Wdl {
+            win: 380,
+            draw: 310,
+            loss: 310,
+        };
+        assert_eq!(
+            format_info(&info, false, Some(wdl)),
+            "info depth 3 seldepth 5 multipv 2 score cp 17 lowerbound wdl 380 310 310 nodes 2000 nps 500000 hashfull 1 tbhits 6 time 4 pv e2e4"
         );
     }
 

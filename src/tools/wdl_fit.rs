@@ -1,0 +1,337 @@
+//! `kiln wdl-fit`: fits the win/draw/loss model of `search::wdl` to
+//! self-play data, by maximum likelihood of the games' results.
+//!
+//! Every position from `MIN_PLY` on whose score is not a mate is one
+//! observation: its score and material (White's view; the model is
+//! symmetric) and its game's result. The observations are counted in
+//! cells of `SCORE_BIN_CP` centipawns × material, so one pass of the fit
+//! costs the number of occupied cells, not of positions. The fit is Adam
+//! on the mean negative log-likelihood, started from the committed model;
+//! it prints the constants to put into `search/wdl.rs`.
+
+use crate::datagen::format::{GameReader, GameResult, SampleFilter};
+use crate::search::wdl::{self, knot_weights, WdlModel, FULL_MATERIAL, WDL_KNOTS};
+use std::fmt;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Positions before this ply come from the opening book and random moves.
+pub const MIN_PLY: usize = 8;
+/// Scores are counted in bins this wide (centipawns)...
+pub const SCORE_BIN_CP: i32 = 4;
+/// ...out to ± this; beyond it the result is all but certain and the
+/// scores say nothing more about the model.
+pub const MAX_SCORE_CP: i32 = 2000;
+/// Adam steps and step size (centipawns).
+pub const FIT_STEPS: usize = 3000;
+pub const FIT_LEARNING_RATE: f64 = 1.0;
+const ADAM_BETA1: f64 = 0.9;
+const ADAM_BETA2: f64 = 0.999;
+const ADAM_EPSILON: f64 = 1e-8;
+/// Probabilities are kept above this inside the logarithm.
+const MIN_PROBABILITY: f64 = 1e-12;
+
+/// Observations counted by score bin, material and result.
+#[derive(Clone, Debug, Default)]
+pub struct Observations {
+    /// `(score, material, result, count)` for every occupied cell.
+    cells: Vec<(f64, u32, GameResult, f64)>,
+    positions: u64,
+}
+
+impl Observations {
+    /// Counts of every cell, from `(White's score, material, result)`.
+    pub fn count(items: impl IntoIterator<Item = (i32, u32, GameResult)>) -> Observations {
+        let bins = (2 * MAX_SCORE_CP / SCORE_BIN_CP + 1) as usize;
+        let materials = FULL_MATERIAL as usize + 1;
+        let mut counts = vec![0u64; bins * materials * 3];
+        let mut positions = 0;
+        for (score, material, result) in items {
+            let bin = (score.clamp(-MAX_SCORE_CP, MAX_SCORE_CP) + MAX_SCORE_CP + SCORE_BIN_CP / 2)
+                / SCORE_BIN_CP;
+            let material = material.min(FULL_MATERIAL) as usize;
+            counts[(bin as usize * materials + material) * 3 + result as usize] += 1;
+            positions += 1;
+        }
+        let results = [GameResult::BlackWin, GameResult::Draw, GameResult::WhiteWin];
+        let cells = counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(i, &n)| {
+                let bin = i / 3 / materials;
+                let score = (bin as i32 * SCORE_BIN_CP - MAX_SCORE_CP) as f64;
+                (
+                    score,
+                    ((i / 3) % materials) as u32,
+                    results[i % 3],
+                    n as f64,
+                )
+            })
+            .collect();
+        Observations { cells, positions }
+    }
+
+    /// How many positions were counted.
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+
+    /// The share of the positions whose game was drawn.
+    pub fn draw_share(&self) -> f64 {
+        let draws: f64 = self
+            .cells
+            .iter()
+            .filter(|c| c.2 == GameResult::Draw)
+            .map(|c| c.3)
+            .sum();
+        draws / self.positions.max(1) as f64
+    }
+
+    /// Observed and predicted shares of White wins, draws and Black wins
+    /// among the positions with material in `range`: how well `model`
+    /// fits there.
+    pub fn calibration(
+        &self,
+        model: &WdlModel,
+        range: std::ops::RangeInclusive<u32>,
+    ) -> ([f64; 3], [f64; 3]) {
+        let (mut observed, mut predicted, mut n) = ([0.0; 3], [0.0; 3], 0.0);
+        for &(score, material, result, count) in &self.cells {
+            if range.contains(&material) {
+                let (win, loss) = model.probabilities(score, material);
+                let column = 2 - result as usize;
+                observed[column] += count;
+                for (p, share) in predicted.iter_mut().zip([win, 1.0 - win - loss, loss]) {
+                    *p += count * share;
+                }
+                n += count;
+            }
+        }
+        let n = f64::max(n, 1.0);
+        (observed.map(|x| x / n), predicted.map(|x| x / n))
+    }
+
+    /// The mean negative log-likelihood of the results under `model`, and
+    /// its gradient: by the centre's knots, then by the spread's.
+    pub fn loss_and_gradient(&self, model: &WdlModel) -> (f64, [f64; 2 * WDL_KNOTS]) {
+        let mut loss = 0.0;
+        let mut grad = [0.0; 2 * WDL_KNOTS];
+        for &(score, material, result, count) in &self.cells {
+            let (centre, spread) = model.at(material);
+            let u = (score - centre) / spread;
+            let v = (-score - centre) / spread;
+            let (su, sv) = (1.0 / (1.0 + (-u).exp()), 1.0 / (1.0 + (-v).exp()));
+            // d/d centre and d/d spread of log P(result).
+            let (p, d_centre, d_spread) = match result {
+                GameResult::WhiteWin => (su, -(1.0 - su) / spread, -(1.0 - su) * u / spread),
+                GameResult::BlackWin => (sv, -(1.0 - sv) / spread, -(1.0 - sv) * v / spread),
+                GameResult::Draw => {
+                    let p = (1.0 - su - sv).max(MIN_PROBABILITY);
+                    let (du, dv) = (su * (1.0 - su), sv * (1.0 - sv));
+                    (p, (du + dv) / spread / p, (du * u + dv * v) / spread / p)
+                }
+            };
+            loss -= count * p.max(MIN_PROBABILITY).ln();
+            for (k, w) in knot_weights(material).iter().enumerate() {
+                grad[k] -= count * d_centre * w;
+                grad[WDL_KNOTS + k] -= count * d_spread * w;
+            }
+        }
+        let n = self.positions.max(1) as f64;
+        (loss / n, grad.map(|g| g / n))
+    }
+}
+
+fn params_of(model: &WdlModel) -> [f64; 2 * WDL_KNOTS] {
+    let mut params = [0.0; 2 * WDL_KNOTS];
+    params[..WDL_KNOTS].copy_from_slice(&model.centre);
+    params[WDL_KNOTS..].copy_from_slice(&model.spread);
+    params
+}
+
+fn model_of(params: &[f64; 2 * WDL_KNOTS]) -> WdlModel {
+    let mut model = WdlModel {
+        centre: [0.0; WDL_KNOTS],
+        spread: [0.0; WDL_KNOTS],
+    };
+    model.centre.copy_from_slice(&params[..WDL_KNOTS]);
+    model.spread.copy_from_slice(&params[WDL_KNOTS..]);
+    model
+}
+
+/// Adam from `start`, `steps` times: the fitted model.
+pub fn fit(observations: &Observations, start: WdlModel, steps: usize) -> WdlModel {
+    let mut params = params_of(&start);
+    let (mut m, mut v) = ([0.0; 2 * WDL_KNOTS], [0.0; 2 * WDL_KNOTS]);
+    for step in 1..=steps {
+        let (_, grad) = observations.loss_and_gradient(&model_of(&params));
+        let c1 = 1.0 - ADAM_BETA1.powi(step as i32);
+        let c2 = 1.0 - ADAM_BETA2.powi(step as i32);
+        for i in 0..params.len() {
+            m[i] = ADAM_BETA1 * m[i] + (1.0 - ADAM_BETA1) * grad[i];
+            v[i] = ADAM_BETA2 * v[i] + (1.0 - ADAM_BETA2) * grad[i] * grad[i];
+            params[i] -= FIT_LEARNING_RATE * (m[i] / c1) / ((v[i] / c2).sqrt() + ADAM_EPSILON);
+        }
+    }
+    model_of(&params)
+}
+
+/// Why the fit could not run.
+#[derive(Debug)]
+pub enum WdlFitError {
+    /// A data file could not be read, or holds a bad record.
+    Data(String),
+    /// No position to fit.
+    NoPositions,
+}
+
+impl fmt::Display for WdlFitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WdlFitError::Data(e) => write!(f, "{e}"),
+            WdlFitError::NoPositions => write!(f, "no positions in the data"),
+        }
+    }
+}
+
+impl std::error::Error for WdlFitError {}
+
+/// The observations of the data files.
+pub fn load(paths: &[PathBuf]) -> Result<Observations, WdlFitError> {
+    let filter = SampleFilter {
+        skip_in_check: false,
+        skip_noisy_best: false,
+        skip_mate_scores: true,
+        min_ply: MIN_PLY,
+    };
+    let mut items = Vec::new();
+    let mut index = 0u64;
+    for path in paths {
+        let data_error =
+            |e: &dyn fmt::Display| WdlFitError::Data(format!("{}: {e}", path.display()));
+        let file = std::fs::File::open(path).map_err(|e| data_error(&e))?;
+        let reader = GameReader::new(std::io::BufReader::new(file)).map_err(|e| data_error(&e))?;
+        for game in reader {
+            let game = game.map_err(|e| data_error(&e))?;
+            for s in game.samples(&filter, index).map_err(|e| data_error(&e))? {
+                items.push((s.score as i32, wdl::material(&s.position), s.result));
+            }
+            index += 1;
+        }
+    }
+    if items.is_empty() {
+        return Err(WdlFitError::NoPositions);
+    }
+    Ok(Observations::count(items))
+}
+
+/// `kiln wdl-fit`: load, fit from the committed model, print the result.
+pub fn run(paths: &[PathBuf], log: &mut impl Write) -> Result<WdlModel, WdlFitError> {
+    let observations = load(paths)?;
+    let (before, _) = observations.loss_and_gradient(&wdl::MODEL);
+    let fitted = fit(&observations, wdl::MODEL, FIT_STEPS);
+    let (after, _) = observations.loss_and_gradient(&fitted);
+    let _ = writeln!(
+        log,
+        "{} positions ({:.1}% from drawn games); log loss {before:.6} with the committed model, {after:.6} fitted",
+        observations.positions(),
+        100.0 * observations.draw_share()
+    );
+    for range in [0..=19, 20..=39, 40..=59, 60..=FULL_MATERIAL] {
+        let (observed, predicted) = observations.calibration(&fitted, range.clone());
+        let percent = |x: [f64; 3]| x.map(|p| format!("{:.1}", 100.0 * p)).join("/");
+        let _ = writeln!(
+            log,
+            "material {range:?}: W/D/L observed {}%, fitted {}%",
+            percent(observed),
+            percent(predicted)
+        );
+    }
+    let list = |values: &[f64; WDL_KNOTS]| values.map(|x| format!("{x:.1}")).join(", ");
+    let _ = writeln!(
+        log,
+        "pub const WDL_CENTRE_CP: [f64; WDL_KNOTS] = [{}];\npub const WDL_SPREAD_CP: [f64; WDL_KNOTS] = [{}];",
+        list(&fitted.centre),
+        list(&fitted.spread)
+    );
+    Ok(fitted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::Rng;
+
+    /// Draws results from a known model; the fit must find it again.
+    #[test]
+    fn the_fit_recovers_the_model_that_made_the_results() {
+        let truth = WdlModel {
+            centre: [260.0, 170.0, 90.0, 40.0],
+            spread: [90.0, 110.0, 80.0, 60.0],
+        };
+        let mut rng = Rng::new(11);
+        let mut unit = || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let items: Vec<_> = (0..400_000)
+            .map(|_| {
+                let score = (unit() * 1200.0 - 600.0) as i32;
+                let material = (unit() * 79.0) as u32;
+                let (win, loss) = truth.probabilities(score as f64, material);
+                let r = unit();
+                let result = if r < win {
+                    GameResult::WhiteWin
+                } else if r < win + loss {
+                    GameResult::BlackWin
+                } else {
+                    GameResult::Draw
+                };
+                (score, material, result)
+            })
+            .collect();
+        let observations = Observations::count(items);
+        assert_eq!(observations.positions(), 400_000);
+        let start = WdlModel {
+            centre: [150.0; WDL_KNOTS],
+            spread: [150.0; WDL_KNOTS],
+        };
+        let fitted = fit(&observations, start, FIT_STEPS);
+        for (got, want) in params_of(&fitted).iter().zip(params_of(&truth)) {
+            assert!((got - want).abs() < 0.1 * want, "{fitted:?}");
+        }
+        let (start_loss, _) = observations.loss_and_gradient(&start);
+        let (fitted_loss, _) = observations.loss_and_gradient(&fitted);
+        let (true_loss, _) = observations.loss_and_gradient(&truth);
+        assert!(fitted_loss < start_loss && fitted_loss <= true_loss + 1e-4);
+    }
+
+    /// The gradient is the loss's slope (central differences).
+    #[test]
+    fn the_gradient_matches_the_loss() {
+        let items = [
+            (35, 60, GameResult::WhiteWin),
+            (-120, 20, GameResult::Draw),
+            (400, 8, GameResult::WhiteWin),
+            (-90, 78, GameResult::BlackWin),
+            (10, 40, GameResult::Draw),
+        ];
+        let observations = Observations::count(items);
+        let model = WdlModel {
+            centre: [280.0, 170.0, 100.0, 40.0],
+            spread: [110.0, 100.0, 90.0, 70.0],
+        };
+        let (_, grad) = observations.loss_and_gradient(&model);
+        let h = 1e-4;
+        for (i, &g) in grad.iter().enumerate() {
+            let shifted = |d: f64| {
+                let mut p = params_of(&model);
+                p[i] += d;
+                observations.loss_and_gradient(&model_of(&p)).0
+            };
+            let numeric = (shifted(h) - shifted(-h)) / (2.0 * h);
+            assert!(
+                (numeric - g).abs() < 1e-6,
+                "parameter {i}: {g} vs {numeric}"
+            );
+        }
+    }
+}
