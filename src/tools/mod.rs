@@ -1,7 +1,8 @@
 //! Command-line tools that sit beside the engine proper: `perft`, `bench`
 //! the evaluation tuner `tune`, the network trainer `train` and the
-//! win/draw/loss model fit `wdl_fit`.
+//! win/draw/loss model fit `wdl_fit`, which share the optimiser `adam`.
 
+pub mod adam;
 pub mod bench;
 pub mod perft;
 pub mod train;

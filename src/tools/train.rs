@@ -14,6 +14,7 @@
 //! A fixed seed makes a run repeatable (the thread count changes only the
 //! order of float sums).
 
+use super::adam::{Moments, Step};
 use crate::chess::Color;
 use crate::datagen::format::{GameReader, SampleFilter};
 use crate::datagen::Rng;
@@ -28,10 +29,6 @@ pub const VALIDATION_EVERY: usize = 20;
 /// Weights and biases stay within ± this: `QB × WEIGHT_CLIP` fits an i8
 /// and 32 input rows of `QA × WEIGHT_CLIP` fit the i16 accumulator.
 pub const WEIGHT_CLIP: f32 = 1.98;
-/// Adam's decay rates and its guard against division by zero.
-pub const ADAM_BETA1: f32 = 0.9;
-pub const ADAM_BETA2: f32 = 0.999;
-pub const ADAM_EPSILON: f32 = 1e-8;
 /// Initial input weights are uniform in ± this; biases start at 0.
 pub const INIT_INPUT_RANGE: f32 = 0.1;
 
@@ -376,18 +373,16 @@ impl From<&Weights> for FloatNetwork {
     }
 }
 
-/// Adam's moment estimates for every parameter.
+/// Adam's running means for every parameter.
 struct Adam {
-    m: Vec<f32>,
-    v: Vec<f32>,
+    moments: Vec<Moments>,
     step: i32,
 }
 
 impl Adam {
     fn new(params: usize) -> Adam {
         Adam {
-            m: vec![0.0; params],
-            v: vec![0.0; params],
+            moments: vec![Moments::default(); params],
             step: 0,
         }
     }
@@ -395,20 +390,15 @@ impl Adam {
     /// One step on `net` along the mean gradient `grad / count`.
     fn update(&mut self, net: &mut FloatNetwork, grad: &FloatNetwork, count: usize, lr: f32) {
         self.step += 1;
-        let c1 = 1.0 - ADAM_BETA1.powi(self.step);
-        let c2 = 1.0 - ADAM_BETA2.powi(self.step);
-        let scale = 1.0 / count as f32;
-        for (((w, &g), m), v) in net
+        let step = Step::new(self.step, lr as f64);
+        let scale = 1.0 / count as f64;
+        for ((w, &g), moments) in net
             .params_mut()
             .zip(grad.params())
-            .zip(self.m.iter_mut())
-            .zip(self.v.iter_mut())
+            .zip(self.moments.iter_mut())
         {
-            let g = g * scale;
-            *m = ADAM_BETA1 * *m + (1.0 - ADAM_BETA1) * g;
-            *v = ADAM_BETA2 * *v + (1.0 - ADAM_BETA2) * g * g;
-            let step = lr * (*m / c1) / ((*v / c2).sqrt() + ADAM_EPSILON);
-            *w = (*w - step).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+            let delta = moments.update(g as f64 * scale, &step) as f32;
+            *w = (*w - delta).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
         }
     }
 }

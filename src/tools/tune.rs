@@ -28,6 +28,7 @@
 //!    of `codegen/src/pst.rs`; `cargo build --release --features regen`
 //!    then regenerates `src/tables/`.
 
+use super::adam::{Moments, Step};
 use crate::datagen::format::{GameReader, GameResult, SampleFilter};
 use crate::eval::{self, eg, mg, MAX_PHASE};
 use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TUNED_CONSTANTS, WEIGHT_COUNT};
@@ -46,10 +47,6 @@ pub const DEFAULT_MIN_USES: usize = 1000;
 pub const DEFAULT_EPOCHS: usize = 1000;
 /// Adam's step size, in centipawns.
 pub const DEFAULT_LEARNING_RATE: f64 = 1.0;
-/// Adam's moment decay rates and its guard against division by zero.
-const ADAM_BETA1: f64 = 0.9;
-const ADAM_BETA2: f64 = 0.999;
-const ADAM_EPSILON: f64 = 1e-8;
 /// One game in this many is held out to measure the fit on unseen positions.
 const VALIDATION_EVERY: usize = 20;
 /// The bracket and precision of the search for `K` (per centipawn).
@@ -379,22 +376,17 @@ pub fn run(config: &Config, log: &mut impl std::io::Write) -> Result<Report, Tun
         "K = {k:.6} per cp; loss before: train {train_loss_before:.6}, validation {validation_loss_before:.6} (result weight {rw})"
     );
 
-    let (mut m1, mut m2) = (Weights::zero(), Weights::zero());
+    let mut moments = [[Moments::default(); WEIGHT_COUNT]; 2];
     for epoch in 1..=config.epochs {
         let g = gradient(train, &w, k, rw, threads);
-        let (c1, c2) = (
-            1.0 - ADAM_BETA1.powi(epoch as i32),
-            1.0 - ADAM_BETA2.powi(epoch as i32),
-        );
-        for (weights, (grads, (first, second))) in [
-            (&mut w.mg, (&g.mg, (&mut m1.mg, &mut m2.mg))),
-            (&mut w.eg, (&g.eg, (&mut m1.eg, &mut m2.eg))),
+        let step = Step::new(epoch as i32, config.learning_rate);
+        let [mg_moments, eg_moments] = &mut moments;
+        for (weights, grads, moments) in [
+            (&mut w.mg, &g.mg, mg_moments),
+            (&mut w.eg, &g.eg, eg_moments),
         ] {
             for i in (0..WEIGHT_COUNT).filter(|&i| tuned_mask[i]) {
-                first[i] = ADAM_BETA1 * first[i] + (1.0 - ADAM_BETA1) * grads[i];
-                second[i] = ADAM_BETA2 * second[i] + (1.0 - ADAM_BETA2) * grads[i] * grads[i];
-                weights[i] -= config.learning_rate * (first[i] / c1)
-                    / ((second[i] / c2).sqrt() + ADAM_EPSILON);
+                weights[i] -= moments[i].update(grads[i], &step);
             }
         }
         if epoch % 50 == 0 || epoch == config.epochs {

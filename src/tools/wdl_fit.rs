@@ -9,6 +9,7 @@
 //! on the mean negative log-likelihood, started from the committed model;
 //! it prints the constants to put into `search/wdl.rs`.
 
+use super::adam::{Moments, Step};
 use crate::datagen::format::{GameReader, GameResult, SampleFilter};
 use crate::search::wdl::{self, knot_weights, WdlModel, FULL_MATERIAL, WDL_KNOTS};
 use std::fmt;
@@ -25,9 +26,6 @@ pub const MAX_SCORE_CP: i32 = 2000;
 /// Adam steps and step size (centipawns).
 pub const FIT_STEPS: usize = 3000;
 pub const FIT_LEARNING_RATE: f64 = 1.0;
-const ADAM_BETA1: f64 = 0.9;
-const ADAM_BETA2: f64 = 0.999;
-const ADAM_EPSILON: f64 = 1e-8;
 /// Probabilities are kept above this inside the logarithm.
 const MIN_PROBABILITY: f64 = 1e-12;
 
@@ -163,15 +161,12 @@ fn model_of(params: &[f64; 2 * WDL_KNOTS]) -> WdlModel {
 /// Adam from `start`, `steps` times: the fitted model.
 pub fn fit(observations: &Observations, start: WdlModel, steps: usize) -> WdlModel {
     let mut params = params_of(&start);
-    let (mut m, mut v) = ([0.0; 2 * WDL_KNOTS], [0.0; 2 * WDL_KNOTS]);
-    for step in 1..=steps {
+    let mut moments = [Moments::default(); 2 * WDL_KNOTS];
+    for t in 1..=steps {
         let (_, grad) = observations.loss_and_gradient(&model_of(&params));
-        let c1 = 1.0 - ADAM_BETA1.powi(step as i32);
-        let c2 = 1.0 - ADAM_BETA2.powi(step as i32);
-        for i in 0..params.len() {
-            m[i] = ADAM_BETA1 * m[i] + (1.0 - ADAM_BETA1) * grad[i];
-            v[i] = ADAM_BETA2 * v[i] + (1.0 - ADAM_BETA2) * grad[i] * grad[i];
-            params[i] -= FIT_LEARNING_RATE * (m[i] / c1) / ((v[i] / c2).sqrt() + ADAM_EPSILON);
+        let step = Step::new(t as i32, FIT_LEARNING_RATE);
+        for ((p, g), m) in params.iter_mut().zip(grad).zip(&mut moments) {
+            *p -= m.update(g, &step);
         }
     }
     model_of(&params)
