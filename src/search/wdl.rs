@@ -11,7 +11,7 @@
 //! more often a draw. The constants are fitted by `kiln wdl-fit` (maximum likelihood)
 //! to Kiln's own self-play games, so they describe Kiln's scores.
 
-use super::score::{is_decisive, MATE_BOUND};
+use super::score::is_decisive;
 use crate::chess::{Kind, Position};
 
 /// Material counted as pawn 1, knight and bishop 3, rook 5, queen 9; the
@@ -28,12 +28,12 @@ pub const WDL_KNOTS: usize = 4;
 /// scores) of 26,000 self-play games at 5,000 nodes a move with the
 /// hand-written evaluation: fast games, so fewer draws (29% of the
 /// positions) than between strong engines at long time controls.
-pub const WDL_CENTRE_CP: [f64; WDL_KNOTS] = [504.1, 114.9, 90.6, 63.4];
+pub const WDL_CENTRE_CP: [f64; WDL_KNOTS] = [504.6, 115.1, 90.8, 63.5];
 /// How many centipawns multiply the odds by e, at each knot.
-pub const WDL_SPREAD_CP: [f64; WDL_KNOTS] = [145.2, 76.5, 102.1, 118.9];
+pub const WDL_SPREAD_CP: [f64; WDL_KNOTS] = [145.2, 76.7, 102.2, 119.1];
 /// The spread never falls below this (a fit that went to zero would
 /// divide by it).
-const MIN_SPREAD_CP: f64 = 1.0;
+pub const MIN_SPREAD_CP: f64 = 1.0;
 
 /// Expected outcome shares in per mille, from the side to move's view;
 /// they add up to 1000.
@@ -78,7 +78,8 @@ pub fn material(pos: &Position) -> u32 {
         .min(FULL_MATERIAL)
 }
 
-fn sigmoid(x: f64) -> f64 {
+/// The logistic function, `1 / (1 + e^-x)`.
+pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -108,7 +109,7 @@ impl WdlModel {
     /// The expected outcome of `score` (any score the search reports) with
     /// `material` on the board. Mates and tablebase results are certain.
     pub fn wdl(&self, score: i32, material: u32) -> Wdl {
-        if is_decisive(score) || score.abs() >= MATE_BOUND {
+        if is_decisive(score) {
             return if score > 0 {
                 Wdl {
                     win: 1000,

@@ -4,8 +4,9 @@
 //! so every parameter takes steps of about the learning rate whatever the
 //! scale of its gradient.
 
-/// Decay rates of the two running means.
+/// Decay rate of the running mean of the gradient.
 pub const ADAM_BETA1: f64 = 0.9;
+/// Decay rate of the running mean of the gradient's square.
 pub const ADAM_BETA2: f64 = 0.999;
 /// Keeps the step finite where the gradient has always been zero.
 pub const ADAM_EPSILON: f64 = 1e-8;

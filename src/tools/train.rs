@@ -494,6 +494,15 @@ pub struct Report {
     pub network: FloatNetwork,
 }
 
+/// Whether an epoch's validation loss beats the best so far (`None`: no
+/// epoch yet). A best that is not a number is beaten by anything.
+fn improves(best: Option<f64>, loss: f64) -> bool {
+    match best {
+        Some(best) if best.is_finite() => loss < best,
+        _ => true,
+    }
+}
+
 /// Trains on already loaded samples, logging each epoch to `log`.
 pub fn train(
     config: &Config,
@@ -541,7 +550,7 @@ pub fn train(
             started.elapsed().as_secs_f64()
         );
         losses.push((train_loss, validation_loss));
-        if validation.is_empty() || best.as_ref().is_none_or(|(b, _, _)| validation_loss < *b) {
+        if validation.is_empty() || improves(best.as_ref().map(|b| b.0), validation_loss) {
             best = Some((validation_loss, e, net.clone()));
         }
         lr *= config.lr_drop;
@@ -692,6 +701,23 @@ mod tests {
             rounding_error / checked as f32
         );
         let _ = std::fs::remove_dir_all(data.parent().unwrap());
+    }
+
+    #[test]
+    fn the_kept_epoch_is_the_lowest_validation_loss() {
+        let losses = [0.020, 0.015, 0.013, 0.0135, 0.0131, 0.014];
+        let mut best = None;
+        let mut kept = 0;
+        for (epoch, &loss) in losses.iter().enumerate() {
+            if improves(best, loss) {
+                best = Some(loss);
+                kept = epoch;
+            }
+        }
+        assert_eq!(kept, 2);
+        assert!(improves(Some(f64::NAN), 0.5));
+        assert!(!improves(Some(0.01), f64::NAN));
+        assert!(improves(None, f64::INFINITY));
     }
 
     #[test]

@@ -381,12 +381,12 @@ pub fn run(config: &Config, log: &mut impl std::io::Write) -> Result<Report, Tun
         let g = gradient(train, &w, k, rw, threads);
         let step = Step::new(epoch as i32, config.learning_rate);
         let [mg_moments, eg_moments] = &mut moments;
-        for (weights, grads, moments) in [
+        for (weights, grads, half_moments) in [
             (&mut w.mg, &g.mg, mg_moments),
             (&mut w.eg, &g.eg, eg_moments),
         ] {
             for i in (0..WEIGHT_COUNT).filter(|&i| tuned_mask[i]) {
-                weights[i] -= moments[i].update(grads[i], &step);
+                weights[i] -= half_moments[i].update(grads[i], &step);
             }
         }
         if epoch % 50 == 0 || epoch == config.epochs {

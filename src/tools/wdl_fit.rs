@@ -4,14 +4,15 @@
 //! Every position from `MIN_PLY` on whose score is not a mate is one
 //! observation: its score and material (White's view; the model is
 //! symmetric) and its game's result. The observations are counted in
-//! cells of `SCORE_BIN_CP` centipawns × material, so one pass of the fit
-//! costs the number of occupied cells, not of positions. The fit is Adam
+//! cells of `SCORE_BIN_CP` centipawns × material, each with its three
+//! results' counts, so one pass of the fit costs the number of occupied
+//! cells, not of positions. The fit is Adam
 //! on the mean negative log-likelihood, started from the committed model;
 //! it prints the constants to put into `search/wdl.rs`.
 
 use super::adam::{Moments, Step};
 use crate::datagen::format::{GameReader, GameResult, SampleFilter};
-use crate::search::wdl::{self, knot_weights, WdlModel, FULL_MATERIAL, WDL_KNOTS};
+use crate::search::wdl::{self, knot_weights, WdlModel, FULL_MATERIAL, MIN_SPREAD_CP, WDL_KNOTS};
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,51 +24,77 @@ pub const SCORE_BIN_CP: i32 = 4;
 /// ...out to ± this; beyond it the result is all but certain and the
 /// scores say nothing more about the model.
 pub const MAX_SCORE_CP: i32 = 2000;
-/// Adam steps and step size (centipawns).
+const _: () = assert!(MAX_SCORE_CP % SCORE_BIN_CP == 0);
+/// Bins from `-MAX_SCORE_CP` to `MAX_SCORE_CP`, 0 in the middle one.
+const SCORE_BINS: usize = (2 * MAX_SCORE_CP / SCORE_BIN_CP + 1) as usize;
+/// Adam steps of the fit.
 pub const FIT_STEPS: usize = 3000;
-pub const FIT_LEARNING_RATE: f64 = 1.0;
-/// Probabilities are kept above this inside the logarithm.
+/// Adam's step size (centipawns, for centres and spreads alike).
+pub const FIT_STEP_CP: f64 = 1.0;
+/// The draw's probability is kept above this inside the logarithm.
 const MIN_PROBABILITY: f64 = 1e-12;
 
-/// Observations counted by score bin, material and result.
-#[derive(Clone, Debug, Default)]
+/// Positions with the same score bin and material: their score, material
+/// and how many games ended in each result (indexed by `GameResult`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Cell {
+    score: f64,
+    material: u32,
+    counts: [f64; 3],
+}
+
+/// Observations counted by score bin and material, with each result's count.
+#[derive(Clone, Debug)]
 pub struct Observations {
-    /// `(score, material, result, count)` for every occupied cell.
-    cells: Vec<(f64, u32, GameResult, f64)>,
+    counts: Vec<[u64; 3]>,
     positions: u64,
+    /// The occupied cells, made by `finish`.
+    cells: Vec<Cell>,
+}
+
+impl Default for Observations {
+    fn default() -> Self {
+        Observations {
+            counts: vec![[0; 3]; SCORE_BINS * (FULL_MATERIAL as usize + 1)],
+            positions: 0,
+            cells: Vec::new(),
+        }
+    }
 }
 
 impl Observations {
-    /// Counts of every cell, from `(White's score, material, result)`.
-    pub fn count(items: impl IntoIterator<Item = (i32, u32, GameResult)>) -> Observations {
-        let bins = (2 * MAX_SCORE_CP / SCORE_BIN_CP + 1) as usize;
+    /// Counts one position: White's score, material, the game's result.
+    pub fn add(&mut self, score: i32, material: u32, result: GameResult) {
+        let score = score.clamp(-MAX_SCORE_CP, MAX_SCORE_CP);
+        let bin = (score as f64 / SCORE_BIN_CP as f64).round() as i32 + MAX_SCORE_CP / SCORE_BIN_CP;
+        let cell =
+            bin as usize * (FULL_MATERIAL as usize + 1) + material.min(FULL_MATERIAL) as usize;
+        self.counts[cell][result as usize] += 1;
+        self.positions += 1;
+        self.cells.clear();
+    }
+
+    /// Lists the occupied cells; call after the last `add`.
+    pub fn finish(&mut self) {
         let materials = FULL_MATERIAL as usize + 1;
-        let mut counts = vec![0u64; bins * materials * 3];
-        let mut positions = 0;
-        for (score, material, result) in items {
-            let bin = (score.clamp(-MAX_SCORE_CP, MAX_SCORE_CP) + MAX_SCORE_CP + SCORE_BIN_CP / 2)
-                / SCORE_BIN_CP;
-            let material = material.min(FULL_MATERIAL) as usize;
-            counts[(bin as usize * materials + material) * 3 + result as usize] += 1;
-            positions += 1;
-        }
-        let results = [GameResult::BlackWin, GameResult::Draw, GameResult::WhiteWin];
-        let cells = counts
-            .iter()
-            .enumerate()
-            .filter(|&(_, &n)| n > 0)
-            .map(|(i, &n)| {
-                let bin = i / 3 / materials;
-                let score = (bin as i32 * SCORE_BIN_CP - MAX_SCORE_CP) as f64;
-                (
-                    score,
-                    ((i / 3) % materials) as u32,
-                    results[i % 3],
-                    n as f64,
-                )
+        self.cells = (self.counts.iter().enumerate())
+            .filter(|(_, counts)| counts.iter().any(|&n| n > 0))
+            .map(|(i, counts)| Cell {
+                score: ((i / materials) as i32 * SCORE_BIN_CP - MAX_SCORE_CP) as f64,
+                material: (i % materials) as u32,
+                counts: counts.map(|n| n as f64),
             })
             .collect();
-        Observations { cells, positions }
+    }
+
+    /// The observations of `(White's score, material, result)` items.
+    pub fn count(items: impl IntoIterator<Item = (i32, u32, GameResult)>) -> Observations {
+        let mut observations = Observations::default();
+        for (score, material, result) in items {
+            observations.add(score, material, result);
+        }
+        observations.finish();
+        observations
     }
 
     /// How many positions were counted.
@@ -80,8 +107,7 @@ impl Observations {
         let draws: f64 = self
             .cells
             .iter()
-            .filter(|c| c.2 == GameResult::Draw)
-            .map(|c| c.3)
+            .map(|c| c.counts[GameResult::Draw as usize])
             .sum();
         draws / self.positions.max(1) as f64
     }
@@ -95,45 +121,50 @@ impl Observations {
         range: std::ops::RangeInclusive<u32>,
     ) -> ([f64; 3], [f64; 3]) {
         let (mut observed, mut predicted, mut n) = ([0.0; 3], [0.0; 3], 0.0);
-        for &(score, material, result, count) in &self.cells {
-            if range.contains(&material) {
-                let (win, loss) = model.probabilities(score, material);
-                let column = 2 - result as usize;
-                observed[column] += count;
-                for (p, share) in predicted.iter_mut().zip([win, 1.0 - win - loss, loss]) {
-                    *p += count * share;
-                }
-                n += count;
+        for cell in self.cells.iter().filter(|c| range.contains(&c.material)) {
+            let (win, loss) = model.probabilities(cell.score, cell.material);
+            let total: f64 = cell.counts.iter().sum();
+            for (column, result) in [GameResult::WhiteWin, GameResult::Draw, GameResult::BlackWin]
+                .into_iter()
+                .enumerate()
+            {
+                observed[column] += cell.counts[result as usize];
             }
+            for (p, share) in predicted.iter_mut().zip([win, 1.0 - win - loss, loss]) {
+                *p += total * share;
+            }
+            n += total;
         }
         let n = f64::max(n, 1.0);
         (observed.map(|x| x / n), predicted.map(|x| x / n))
     }
 
     /// The mean negative log-likelihood of the results under `model`, and
-    /// its gradient: by the centre's knots, then by the spread's.
+    /// its gradient: by the centre's knots, then by the spread's. (Where
+    /// `WdlModel::at` clamps a centre or spread the gradient ignores the
+    /// clamp; `fit` keeps the knots inside it.)
     pub fn loss_and_gradient(&self, model: &WdlModel) -> (f64, [f64; 2 * WDL_KNOTS]) {
         let mut loss = 0.0;
         let mut grad = [0.0; 2 * WDL_KNOTS];
-        for &(score, material, result, count) in &self.cells {
-            let (centre, spread) = model.at(material);
-            let u = (score - centre) / spread;
-            let v = (-score - centre) / spread;
-            let (su, sv) = (1.0 / (1.0 + (-u).exp()), 1.0 / (1.0 + (-v).exp()));
-            // d/d centre and d/d spread of log P(result).
-            let (p, d_centre, d_spread) = match result {
-                GameResult::WhiteWin => (su, -(1.0 - su) / spread, -(1.0 - su) * u / spread),
-                GameResult::BlackWin => (sv, -(1.0 - sv) / spread, -(1.0 - sv) * v / spread),
-                GameResult::Draw => {
-                    let p = (1.0 - su - sv).max(MIN_PROBABILITY);
-                    let (du, dv) = (su * (1.0 - su), sv * (1.0 - sv));
-                    (p, (du + dv) / spread / p, (du * u + dv * v) / spread / p)
-                }
-            };
-            loss -= count * p.max(MIN_PROBABILITY).ln();
-            for (k, w) in knot_weights(material).iter().enumerate() {
-                grad[k] -= count * d_centre * w;
-                grad[WDL_KNOTS + k] -= count * d_spread * w;
+        for cell in &self.cells {
+            let (centre, spread) = model.at(cell.material);
+            let u = (cell.score - centre) / spread;
+            let v = (-cell.score - centre) / spread;
+            let (su, sv) = (wdl::sigmoid(u), wdl::sigmoid(v));
+            let draw = (1.0 - su - sv).max(MIN_PROBABILITY);
+            let (du, dv) = (su * (1.0 - su), sv * (1.0 - sv));
+            let [black, drawn, white] = cell.counts;
+            // -log P and its derivatives by centre and spread, each result
+            // weighted by its count; log sigmoid(x) = -ln(1 + e^-x).
+            loss += white * (-u).exp().ln_1p() + black * (-v).exp().ln_1p() - drawn * draw.ln();
+            let d_centre =
+                (white * (1.0 - su) + black * (1.0 - sv) - drawn * (du + dv) / draw) / spread;
+            let d_spread = (white * (1.0 - su) * u + black * (1.0 - sv) * v
+                - drawn * (du * u + dv * v) / draw)
+                / spread;
+            for (k, w) in knot_weights(cell.material).iter().enumerate() {
+                grad[k] += d_centre * w;
+                grad[WDL_KNOTS + k] += d_spread * w;
             }
         }
         let n = self.positions.max(1) as f64;
@@ -164,10 +195,15 @@ pub fn fit(observations: &Observations, start: WdlModel, steps: usize) -> WdlMod
     let mut moments = [Moments::default(); 2 * WDL_KNOTS];
     for t in 1..=steps {
         let (_, grad) = observations.loss_and_gradient(&model_of(&params));
-        let step = Step::new(t as i32, FIT_LEARNING_RATE);
+        let step = Step::new(t as i32, FIT_STEP_CP);
         for ((p, g), m) in params.iter_mut().zip(grad).zip(&mut moments) {
             *p -= m.update(g, &step);
         }
+        // Where the model clamps, the likelihood is flat: keep the knots
+        // where they act.
+        let (centres, spreads) = params.split_at_mut(WDL_KNOTS);
+        centres.iter_mut().for_each(|c| *c = c.max(0.0));
+        spreads.iter_mut().for_each(|w| *w = w.max(MIN_SPREAD_CP));
     }
     model_of(&params)
 }
@@ -200,7 +236,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Observations, WdlFitError> {
         skip_mate_scores: true,
         min_ply: MIN_PLY,
     };
-    let mut items = Vec::new();
+    let mut observations = Observations::default();
     let mut index = 0u64;
     for path in paths {
         let data_error =
@@ -210,15 +246,16 @@ pub fn load(paths: &[PathBuf]) -> Result<Observations, WdlFitError> {
         for game in reader {
             let game = game.map_err(|e| data_error(&e))?;
             for s in game.samples(&filter, index).map_err(|e| data_error(&e))? {
-                items.push((s.score as i32, wdl::material(&s.position), s.result));
+                observations.add(s.score as i32, wdl::material(&s.position), s.result);
             }
             index += 1;
         }
     }
-    if items.is_empty() {
+    if observations.positions() == 0 {
         return Err(WdlFitError::NoPositions);
     }
-    Ok(Observations::count(items))
+    observations.finish();
+    Ok(observations)
 }
 
 /// `kiln wdl-fit`: load, fit from the committed model, print the result.
