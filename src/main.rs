@@ -394,7 +394,7 @@ fn wdl_fit(args: &[String]) -> ExitCode {
 }
 
 const TRAIN_USAGE: &str = "usage: kiln train [--data FILE]... [--out FILE] [--hidden N] \
-[--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--no-mirror]";
+[--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--eval-scale CP] [--no-mirror]";
 
 /// `kiln train ...`: a network fitted to self-play data.
 fn train(args: &[String]) -> ExitCode {
@@ -431,6 +431,13 @@ fn train(args: &[String]) -> ExitCode {
             }
             ("--seed", Some(v)) => v.parse().map(|n| config.seed = n).is_ok(),
             ("--positions", Some(v)) => v.parse().map(|n| config.max_positions = n).is_ok(),
+            ("--eval-scale", Some(v)) => {
+                use kiln::nnue::file::{MAX_EVAL_SCALE, MIN_EVAL_SCALE};
+                config.eval_scale = v.parse().ok();
+                config
+                    .eval_scale
+                    .is_some_and(|n| (MIN_EVAL_SCALE..=MAX_EVAL_SCALE).contains(&n))
+            }
             ("--no-mirror", _) => {
                 config.mirror = false;
                 i += 1;

@@ -59,7 +59,7 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
     // The embedded network with its output bias raised by 100 cp: a
     // different network the engine must then evaluate with.
     let mut weights = file::read(EMBEDDED).unwrap();
-    weights.b2 += 100 * file::QA * file::QB / file::EVAL_SCALE;
+    weights.b2 += 100 * file::QA * file::QB / weights.eval_scale;
     let shifted = dir.join("shifted.nnue");
     std::fs::write(&shifted, file::write(&weights)).unwrap();
     let mut damaged = EMBEDDED.to_vec();
@@ -76,6 +76,7 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
             b1: vec![0; 32],
             w2: vec![1; 64],
             b2: 0,
+            eval_scale: 150,
         }),
     )
     .unwrap();

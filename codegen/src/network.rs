@@ -57,6 +57,7 @@ mod tests {
             b1: vec![2; hidden],
             w2: vec![3; 2 * hidden],
             b2: 4,
+            eval_scale: 150,
         }
     }
 

@@ -43,7 +43,11 @@ impl Accumulator {
     #[inline]
     pub fn evaluate(&self, net: &Network, stm: Color, kernels: Kernels) -> i32 {
         let (ours, theirs) = (&self.halves[stm.index()], &self.halves[(!stm).index()]);
-        scale_output(kernels.output_sum(net, ours, theirs), net.b2)
+        scale_output(
+            kernels.output_sum(net, ours, theirs),
+            net.b2,
+            net.eval_scale,
+        )
     }
 }
 

@@ -8,7 +8,8 @@
 //! 2 bytes   hidden size H (u16), 1..=4096
 //! 2 bytes   QA (i16): input weights and biases are float × QA
 //! 2 bytes   QB (i16): output weights are float × QB
-//! 2 bytes   EVAL_SCALE (i16): centipawns per unit of output
+//! 2 bytes   eval scale (i16): centipawns per unit of output,
+//!           MIN_EVAL_SCALE..=MAX_EVAL_SCALE
 //! 8 bytes   FNV-1a 64 checksum of everything after this field
 //! 2·768·H   input weights (i16), feature-major
 //! 2·H       input biases (i16)
@@ -17,7 +18,10 @@
 //! ```
 //!
 //! Reading checks every field against what this build computes with, so a
-//! network made for another shape or scale is refused, never misread.
+//! network made for another shape or quantisation is refused, never
+//! misread. The eval scale is the network's own: the trainer fits it to
+//! its data (how many centipawns of the teacher's scores make the odds of
+//! winning e-fold), and the engine multiplies by it.
 //!
 //! This file depends on nothing but `std`: the build script's generator
 //! (`codegen`) compiles the same file to validate the committed network,
@@ -27,8 +31,9 @@ use std::fmt;
 
 /// Features per perspective.
 pub const INPUTS: usize = 768;
-/// Centipawns per unit of network output.
-pub const EVAL_SCALE: i32 = 400;
+/// The eval scales (centipawns per unit of output) a file may hold.
+pub const MIN_EVAL_SCALE: i32 = 16;
+pub const MAX_EVAL_SCALE: i32 = 2000;
 /// Quantisation of the input layer and accumulator: 1.0 = `QA`.
 pub const QA: i32 = 255;
 /// Quantisation of the output weights: 1.0 = `QB`.
@@ -49,6 +54,8 @@ pub struct Weights {
     /// `2 × hidden`: the side to move's half, then the other side's.
     pub w2: Vec<i16>,
     pub b2: i32,
+    /// Centipawns per unit of output.
+    pub eval_scale: i32,
 }
 
 pub const MAGIC: &[u8; 8] = b"KILNNNUE";
@@ -76,6 +83,8 @@ pub enum NetError {
     },
     /// The hidden size is 0 or above `MAX_HIDDEN`.
     BadHidden(usize),
+    /// The eval scale is outside `MIN_EVAL_SCALE..=MAX_EVAL_SCALE`.
+    BadEvalScale(i32),
     /// The length is not what the header's shape needs.
     WrongLength {
         len: usize,
@@ -109,6 +118,10 @@ impl fmt::Display for NetError {
                 expected,
             } => write!(f, "{field} is {file}, this build needs {expected}"),
             NetError::BadHidden(h) => write!(f, "hidden size {h} (1..={MAX_HIDDEN})"),
+            NetError::BadEvalScale(scale) => write!(
+                f,
+                "eval scale {scale} ({MIN_EVAL_SCALE}..={MAX_EVAL_SCALE} centipawns)"
+            ),
             NetError::WrongLength { len, expected } => {
                 write!(f, "{len} bytes, the header's shape needs {expected}")
             }
@@ -152,7 +165,7 @@ pub fn write(net: &Weights) -> Vec<u8> {
     out.extend_from_slice(&(net.hidden as u16).to_le_bytes());
     out.extend_from_slice(&(QA as i16).to_le_bytes());
     out.extend_from_slice(&(QB as i16).to_le_bytes());
-    out.extend_from_slice(&(EVAL_SCALE as i16).to_le_bytes());
+    out.extend_from_slice(&(net.eval_scale as i16).to_le_bytes());
     out.extend_from_slice(&fnv1a(&body).to_le_bytes());
     out.extend_from_slice(&body);
     out
@@ -189,7 +202,10 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     }
     expect("QA", u16_at(14) as i16 as i64, QA as i64)?;
     expect("QB", u16_at(16) as i16 as i64, QB as i64)?;
-    expect("EVAL_SCALE", u16_at(18) as i16 as i64, EVAL_SCALE as i64)?;
+    let eval_scale = u16_at(18) as i16 as i32;
+    if !(MIN_EVAL_SCALE..=MAX_EVAL_SCALE).contains(&eval_scale) {
+        return Err(NetError::BadEvalScale(eval_scale));
+    }
     let expected = file_len(hidden);
     if bytes.len() != expected {
         return Err(NetError::WrongLength {
@@ -228,6 +244,7 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
         b1,
         w2,
         b2,
+        eval_scale,
     })
 }
 
@@ -243,6 +260,7 @@ mod tests {
             b1: vec![10, -20, 30, -40],
             w2: vec![1, 2, 3, 4, -1, -2, -3, -4],
             b2: -123_456,
+            eval_scale: 150,
         }
     }
 
@@ -284,6 +302,11 @@ mod tests {
         let error = read(&bad).unwrap_err();
         assert!(matches!(error, NetError::Checksum { .. }));
         assert!(error.to_string().contains("damaged"));
+        for scale in [0, -400, MIN_EVAL_SCALE - 1, MAX_EVAL_SCALE + 1] {
+            let mut odd = small();
+            odd.eval_scale = scale;
+            assert_eq!(read(&write(&odd)), Err(NetError::BadEvalScale(scale)));
+        }
         let mut lowest = small();
         lowest.w2[0] = i16::MIN;
         assert!(matches!(

@@ -9,15 +9,15 @@
 //! from their own first rank. Each perspective's features sum rows of the
 //! same input weights into an accumulator of `H` values. The output is
 //! `b2 + Σ screlu(acc_stm) · w2[..H] + Σ screlu(acc_other) · w2[H..]`,
-//! where `screlu(x) = clamp(x, 0, 1)²`, in units of `EVAL_SCALE`
-//! centipawns (the trainer's sigmoid is `1 / (1 + e^-out)`).
+//! where `screlu(x) = clamp(x, 0, 1)²`, in units of the network's eval
+//! scale in centipawns (the trainer's sigmoid is `1 / (1 + e^-out)`).
 
 pub mod accumulator;
 pub mod file;
 mod kernels;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use file::{NetError, Weights, EVAL_SCALE, INPUTS, QA, QB};
+pub use file::{NetError, Weights, INPUTS, QA, QB};
 pub use kernels::Kernels;
 
 use crate::chess::{Color, Kind, Piece, Position, Square};
@@ -88,6 +88,8 @@ pub struct Network {
     /// The side to move's half, then the other side's.
     pub w2: [[i16; HIDDEN]; 2],
     pub b2: i32,
+    /// Centipawns per unit of output (the file's).
+    pub eval_scale: i32,
 }
 
 /// The committed network, decoded from the embedded file while compiling:
@@ -115,6 +117,7 @@ impl Network {
             b1: [0; HIDDEN],
             w2: [[0; HIDDEN]; 2],
             b2: 0,
+            eval_scale: i16::from_le_bytes([bytes[18], bytes[19]]) as i32,
         };
         let mut index = 0;
         let mut f = 0;
@@ -151,6 +154,7 @@ impl Network {
         net.w2[0].copy_from_slice(&weights.w2[..HIDDEN]);
         net.w2[1].copy_from_slice(&weights.w2[HIDDEN..]);
         net.b2 = weights.b2;
+        net.eval_scale = weights.eval_scale;
         Ok(net)
     }
 
@@ -247,7 +251,7 @@ impl Weights {
                 .sum()
         };
         let sum = half(&ours, &self.w2[..h]) + half(&theirs, &self.w2[h..]);
-        scale_output(sum, self.b2)
+        scale_output(sum, self.b2, self.eval_scale)
     }
 }
 
@@ -255,9 +259,9 @@ impl Weights {
 /// the bias (at `QA × QB`): Σ x²w is at `QA² × QB`, one division by `QA`
 /// brings it to the bias's scale.
 #[inline]
-pub fn scale_output(sum: i64, b2: i32) -> i32 {
+pub fn scale_output(sum: i64, b2: i32, eval_scale: i32) -> i32 {
     let out = sum / QA as i64 + b2 as i64;
-    (out * EVAL_SCALE as i64 / (QA as i64 * QB as i64)) as i32
+    (out * eval_scale as i64 / (QA as i64 * QB as i64)) as i32
 }
 
 #[cfg(test)]
@@ -310,6 +314,7 @@ mod tests {
             b1: (0..hidden).map(|_| next() + 100).collect(),
             w2: (0..2 * hidden).map(|_| next()).collect(),
             b2: 1000,
+            eval_scale: 150,
         };
         let pos = Position::from_fen(
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",

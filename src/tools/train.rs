@@ -5,8 +5,12 @@
 //! capture or promotion as the played move, no mate score, from ply 8),
 //! every `VALIDATION_EVERY`-th game held out for validation. The target,
 //! from the side to move's view, is `result_weight × result + (1 −
-//! result_weight) × sigmoid(score / EVAL_SCALE)`; the loss is the mean
-//! squared error of `sigmoid(output)` against it. Training is Adam on
+//! result_weight) × sigmoid(score / eval_scale)`; the loss is the mean
+//! squared error of `sigmoid(output)` against it. The eval scale is fitted
+//! to the training data (`fit_eval_scale`: the scale at which
+//! `sigmoid(score / scale)` best predicts the results) unless given, so
+//! that both halves of the target, and the network's output times the
+//! scale, are on the teacher's centipawn scale. Training is Adam on
 //! shuffled mini-batches, the batch's gradient summed over all threads;
 //! every weight is kept within `WEIGHT_CLIP` so the quantised network
 //! (`QA`, `QB`) represents it, and the accumulator cannot overflow i16.
@@ -19,7 +23,8 @@ use crate::chess::Color;
 use crate::datagen::format::{GameReader, SampleFilter};
 use crate::datagen::Rng;
 use crate::eval::evaluate;
-use crate::nnue::{self, active_features, mirror, Weights, EVAL_SCALE, INPUTS, MAX_ACTIVE, QA, QB};
+use crate::nnue::file::{MAX_EVAL_SCALE, MIN_EVAL_SCALE};
+use crate::nnue::{self, active_features, mirror, Weights, INPUTS, MAX_ACTIVE, QA, QB};
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
@@ -31,6 +36,8 @@ pub const VALIDATION_EVERY: usize = 20;
 pub const WEIGHT_CLIP: f32 = 1.98;
 /// Initial input weights are uniform in ± this; biases start at 0.
 pub const INIT_INPUT_RANGE: f32 = 0.1;
+/// `fit_eval_scale` stops when its bracket is this narrow (centipawns).
+const EVAL_SCALE_PRECISION: f64 = 0.5;
 
 /// What `kiln train` was asked to do.
 #[derive(Clone, Debug)]
@@ -50,6 +57,8 @@ pub struct Config {
     pub max_positions: usize,
     /// Also train on every position mirrored left to right (see `mirror_files`).
     pub mirror: bool,
+    /// Centipawns per unit of output; `None`: fitted to the data.
+    pub eval_scale: Option<i32>,
 }
 
 impl Default for Config {
@@ -67,6 +76,7 @@ impl Default for Config {
             seed: 1,
             max_positions: 0,
             mirror: true,
+            eval_scale: None,
         }
     }
 }
@@ -99,11 +109,16 @@ impl fmt::Display for TrainError {
 
 impl std::error::Error for TrainError {}
 
-/// One position: its features from the side to move's view and the target.
+/// One position: its features, search score and result from the side to
+/// move's view, and the target made of them.
 #[derive(Clone, Copy)]
 pub struct TrainSample {
     features: [u16; MAX_ACTIVE],
     count: u8,
+    /// Centipawns.
+    score: f32,
+    /// 1 win, 0.5 draw, 0 loss.
+    result: f32,
     target: f32,
 }
 
@@ -129,11 +144,12 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The training and validation samples of the data files.
+/// The training and validation samples of the data files, with their
+/// targets, on the eval scale fitted to them unless `config` gives one.
 pub fn load(config: &Config) -> Result<Loaded, TrainError> {
     let mut train = Vec::new();
     let mut validation = Vec::new();
-    let mut classical_error = 0.0f64;
+    let mut classical = Vec::new();
     let mut index = 0usize;
     for path in &config.data {
         let data_error =
@@ -153,19 +169,17 @@ pub fn load(config: &Config) -> Result<Loaded, TrainError> {
                     continue;
                 }
                 let white = s.position.side_to_move() == Color::White;
-                let score = if white { s.score } else { -s.score } as f32;
                 let result = s.result.white_score();
-                let result = if white { result } else { 1.0 - result };
                 let mut sample = TrainSample {
                     features: [0; MAX_ACTIVE],
                     count: 0,
-                    target: config.result_weight * result
-                        + (1.0 - config.result_weight) * sigmoid(score / EVAL_SCALE as f32),
+                    score: if white { s.score } else { -s.score } as f32,
+                    result: if white { result } else { 1.0 - result },
+                    target: 0.0,
                 };
                 sample.count = active_features(&s.position, &mut sample.features) as u8;
                 if held_out {
-                    let classical = sigmoid(evaluate(&s.position) as f32 / EVAL_SCALE as f32);
-                    classical_error += ((classical - sample.target) as f64).powi(2);
+                    classical.push(evaluate(&s.position) as f32);
                     validation.push(sample);
                 } else {
                     train.push(sample);
@@ -179,12 +193,47 @@ pub fn load(config: &Config) -> Result<Loaded, TrainError> {
     if train.is_empty() {
         return Err(TrainError::NoSamples);
     }
-    let classical_validation_loss = classical_error / validation.len().max(1) as f64;
+    let eval_scale = config
+        .eval_scale
+        .unwrap_or_else(|| fit_eval_scale(&train).round() as i32);
+    for sample in train.iter_mut().chain(validation.iter_mut()) {
+        sample.target = config.result_weight * sample.result
+            + (1.0 - config.result_weight) * sigmoid(sample.score / eval_scale as f32);
+    }
+    let classical_error: f64 = validation
+        .iter()
+        .zip(&classical)
+        .map(|(sample, &eval)| ((sigmoid(eval / eval_scale as f32) - sample.target) as f64).powi(2))
+        .sum();
     Ok(Loaded {
         train,
         validation,
-        classical_validation_loss,
+        classical_validation_loss: classical_error / classical.len().max(1) as f64,
+        eval_scale,
     })
+}
+
+/// The eval scale (centipawns, within the file format's range) at which
+/// `sigmoid(score / scale)` predicts the samples' results with the least
+/// squared error: golden-section search, the error being unimodal in it.
+pub fn fit_eval_scale(samples: &[TrainSample]) -> f32 {
+    let error = |scale: f64| -> f64 {
+        samples
+            .iter()
+            .map(|s| (1.0 / (1.0 + (-s.score as f64 / scale).exp()) - s.result as f64).powi(2))
+            .sum()
+    };
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut low, mut high) = (MIN_EVAL_SCALE as f64, MAX_EVAL_SCALE as f64);
+    while high - low > EVAL_SCALE_PRECISION {
+        let (a, b) = (high - ratio * (high - low), low + ratio * (high - low));
+        if error(a) < error(b) {
+            high = b;
+        } else {
+            low = a;
+        }
+    }
+    ((low + high) / 2.0) as f32
 }
 
 /// The samples of the data files, split.
@@ -194,6 +243,8 @@ pub struct Loaded {
     /// The loss of the hand-written evaluation's static scores on the
     /// validation set: what a network's validation loss compares with.
     pub classical_validation_loss: f64,
+    /// The eval scale the targets were made with.
+    pub eval_scale: i32,
 }
 
 /// The network in floats, as it trains (and its gradient, same shape).
@@ -204,27 +255,30 @@ pub struct FloatNetwork {
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
     pub b2: f32,
+    /// Centipawns per unit of output (not trained).
+    pub eval_scale: i32,
 }
 
 impl FloatNetwork {
-    fn zero(hidden: usize) -> FloatNetwork {
+    fn zero(hidden: usize, eval_scale: i32) -> FloatNetwork {
         FloatNetwork {
             hidden,
             w1: vec![0.0; INPUTS * hidden],
             b1: vec![0.0; hidden],
             w2: vec![0.0; 2 * hidden],
             b2: 0.0,
+            eval_scale,
         }
     }
 
     /// Small random input weights and output weights; zero biases.
-    pub fn random(hidden: usize, seed: u64) -> FloatNetwork {
+    pub fn random(hidden: usize, eval_scale: i32, seed: u64) -> FloatNetwork {
         let mut rng = Rng::new(seed);
         let mut uniform = |range: f32| {
             let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * unit - 1.0) * range
         };
-        let mut net = FloatNetwork::zero(hidden);
+        let mut net = FloatNetwork::zero(hidden, eval_scale);
         for w in &mut net.w1 {
             *w = uniform(INIT_INPUT_RANGE);
         }
@@ -280,7 +334,7 @@ impl FloatNetwork {
         out
     }
 
-    /// The raw output (units of `EVAL_SCALE` centipawns) of a sample.
+    /// The raw output (units of `eval_scale` centipawns) of a sample.
     pub fn forward(&self, sample: &TrainSample) -> f32 {
         let mut ours = vec![0.0; self.hidden];
         let mut theirs = vec![0.0; self.hidden];
@@ -293,10 +347,12 @@ impl FloatNetwork {
         let mut sample = TrainSample {
             features: [0; MAX_ACTIVE],
             count: 0,
+            score: 0.0,
+            result: 0.0,
             target: 0.0,
         };
         sample.count = active_features(pos, &mut sample.features) as u8;
-        self.forward(&sample) * EVAL_SCALE as f32
+        self.forward(&sample) * self.eval_scale as f32
     }
 
     /// Adds the gradient of the squared error on `samples` to `grad`;
@@ -355,6 +411,7 @@ impl FloatNetwork {
             b1: self.b1.iter().map(|&b| q(b, QA)).collect(),
             w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
             b2: (self.b2 * (QA * QB) as f32).round() as i32,
+            eval_scale: self.eval_scale,
         }
     }
 }
@@ -369,6 +426,7 @@ impl From<&Weights> for FloatNetwork {
             b1: net.b1.iter().map(|&b| d(b, QA)).collect(),
             w2: net.w2.iter().map(|&w| d(w, QB)).collect(),
             b2: net.b2 as f32 / (QA * QB) as f32,
+            eval_scale: net.eval_scale,
         }
     }
 }
@@ -446,7 +504,7 @@ fn epoch(
     let threads = config.threads.max(1);
     let mut total = 0.0;
     let mut grads: Vec<FloatNetwork> = (0..threads)
-        .map(|_| FloatNetwork::zero(net.hidden))
+        .map(|_| FloatNetwork::zero(net.hidden, net.eval_scale))
         .collect();
     for batch in train.chunks(config.batch.max(1)) {
         let chunk = batch.len().div_ceil(threads);
@@ -503,11 +561,13 @@ fn improves(best: Option<f64>, loss: f64) -> bool {
     }
 }
 
-/// Trains on already loaded samples, logging each epoch to `log`.
+/// Trains on already loaded samples (their targets made with
+/// `eval_scale`), logging each epoch to `log`.
 pub fn train(
     config: &Config,
     train: &mut [TrainSample],
     validation: &[TrainSample],
+    eval_scale: i32,
     log: &mut impl Write,
 ) -> Result<Report, TrainError> {
     if config.hidden == 0 || config.hidden > nnue::file::MAX_HIDDEN {
@@ -517,7 +577,7 @@ pub fn train(
         return Err(TrainError::NoSamples);
     }
     let mut rng = Rng::new(config.seed);
-    let mut net = FloatNetwork::random(config.hidden, rng.next_u64());
+    let mut net = FloatNetwork::random(config.hidden, eval_scale, rng.next_u64());
     let parameters = net.params().count();
     let mut adam = Adam::new(parameters);
     let _ = writeln!(
@@ -575,12 +635,18 @@ pub fn run(config: &Config, log: &mut impl Write) -> Result<Report, TrainError> 
         train: mut train_set,
         validation,
         classical_validation_loss,
+        eval_scale,
     } = load(config)?;
+    let how = if config.eval_scale.is_some() {
+        "given"
+    } else {
+        "fitted to the results"
+    };
     let _ = writeln!(
         log,
-        "hand-written evaluation: validation loss {classical_validation_loss:.6}"
+        "eval scale: {eval_scale} cp ({how}); hand-written evaluation: validation loss {classical_validation_loss:.6}"
     );
-    let report = train(config, &mut train_set, &validation, log)?;
+    let report = train(config, &mut train_set, &validation, eval_scale, log)?;
     let bytes = nnue::file::write(&report.network.quantise());
     if let Some(dir) = config.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
@@ -639,15 +705,24 @@ mod tests {
         let Loaded {
             train: mut train_set,
             validation,
+            eval_scale,
             ..
         } = load(&config).unwrap();
         assert!(train_set.len() > 2_000, "{} positions", train_set.len());
         let before = loss(
-            &FloatNetwork::random(config.hidden, Rng::new(config.seed).next_u64()),
+            &FloatNetwork::random(config.hidden, eval_scale, Rng::new(config.seed).next_u64()),
             &train_set,
             2,
         );
-        let report = train(&config, &mut train_set, &validation, &mut std::io::sink()).unwrap();
+        let report = train(
+            &config,
+            &mut train_set,
+            &validation,
+            eval_scale,
+            &mut std::io::sink(),
+        )
+        .unwrap();
+        assert_eq!(report.network.quantise().eval_scale, eval_scale);
         let (last_train, _) = *report.losses.last().unwrap();
         assert!(last_train < 0.8 * before, "loss {before} -> {last_train}");
         assert!(report
@@ -703,6 +778,33 @@ mod tests {
         let _ = std::fs::remove_dir_all(data.parent().unwrap());
     }
 
+    /// Results drawn with `P(win) = sigmoid(score / 150)`: the fit finds
+    /// 150 again.
+    #[test]
+    fn the_eval_scale_is_fitted_to_the_results() {
+        let mut rng = Rng::new(21);
+        let mut unit = || (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+        let samples: Vec<TrainSample> = (0..200_000)
+            .map(|_| {
+                let score = unit() * 1600.0 - 800.0;
+                let result = if unit() < sigmoid(score / 150.0) {
+                    1.0
+                } else {
+                    0.0
+                };
+                TrainSample {
+                    features: [0; MAX_ACTIVE],
+                    count: 0,
+                    score,
+                    result,
+                    target: 0.0,
+                }
+            })
+            .collect();
+        let scale = fit_eval_scale(&samples);
+        assert!((scale - 150.0).abs() < 6.0, "{scale}");
+    }
+
     #[test]
     fn the_kept_epoch_is_the_lowest_validation_loss() {
         let losses = [0.020, 0.015, 0.013, 0.0135, 0.0131, 0.014];
@@ -738,6 +840,7 @@ mod tests {
                 &config,
                 &mut loaded.train,
                 &loaded.validation,
+                loaded.eval_scale,
                 &mut std::io::sink(),
             )
             .unwrap()
