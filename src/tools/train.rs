@@ -50,6 +50,11 @@ pub struct Config {
     pub lr: f32,
     /// The learning rate is multiplied by `lr_drop` after each epoch.
     pub lr_drop: f32,
+    /// Share of the game result in the target (the rest is the search
+    /// score). At 2.1 M positions 0.1 beat 0.3 by 51.9 ± 24.6 Elo: each
+    /// game's result is shared by a hundred of its positions, and with
+    /// few games the network learns the games rather than the result's
+    /// meaning.
     pub result_weight: f32,
     pub threads: usize,
     pub seed: u64,
@@ -71,7 +76,7 @@ impl Default for Config {
             batch: 16_384,
             lr: 0.001,
             lr_drop: 0.7,
-            result_weight: 0.3,
+            result_weight: 0.1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
             max_positions: 0,
