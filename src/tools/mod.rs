@@ -4,6 +4,7 @@
 
 pub mod adam;
 pub mod bench;
+pub mod golden;
 pub mod perft;
 pub mod train;
 pub mod tune;

@@ -19,6 +19,7 @@
 //! order of float sums).
 
 use super::adam::{Moments, Step};
+use super::golden::golden_section_minimum;
 use crate::chess::Color;
 use crate::datagen::format::{GameReader, SampleFilter};
 use crate::datagen::Rng;
@@ -198,9 +199,11 @@ pub fn load(config: &Config) -> Result<Loaded, TrainError> {
     if train.is_empty() {
         return Err(TrainError::NoSamples);
     }
-    let eval_scale = config
-        .eval_scale
-        .unwrap_or_else(|| fit_eval_scale(&train).round() as i32);
+    let eval_scale = config.eval_scale.unwrap_or_else(|| {
+        // Mirrored copies (pushed right after each original) add nothing here.
+        let originals = train.iter().step_by(1 + config.mirror as usize);
+        fit_eval_scale(originals).round() as i32
+    });
     for sample in train.iter_mut().chain(validation.iter_mut()) {
         sample.target = config.result_weight * sample.result
             + (1.0 - config.result_weight) * sigmoid(sample.score / eval_scale as f32);
@@ -220,25 +223,16 @@ pub fn load(config: &Config) -> Result<Loaded, TrainError> {
 
 /// The eval scale (centipawns, within the file format's range) at which
 /// `sigmoid(score / scale)` predicts the samples' results with the least
-/// squared error: golden-section search, the error being unimodal in it.
-pub fn fit_eval_scale(samples: &[TrainSample]) -> f32 {
+/// squared error (the error is unimodal in the scale).
+pub fn fit_eval_scale<'a>(samples: impl Iterator<Item = &'a TrainSample> + Clone) -> f32 {
     let error = |scale: f64| -> f64 {
         samples
-            .iter()
+            .clone()
             .map(|s| (1.0 / (1.0 + (-s.score as f64 / scale).exp()) - s.result as f64).powi(2))
             .sum()
     };
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut low, mut high) = (MIN_EVAL_SCALE as f64, MAX_EVAL_SCALE as f64);
-    while high - low > EVAL_SCALE_PRECISION {
-        let (a, b) = (high - ratio * (high - low), low + ratio * (high - low));
-        if error(a) < error(b) {
-            high = b;
-        } else {
-            low = a;
-        }
-    }
-    ((low + high) / 2.0) as f32
+    let range = (MIN_EVAL_SCALE as f64, MAX_EVAL_SCALE as f64);
+    golden_section_minimum(range, EVAL_SCALE_PRECISION, error) as f32
 }
 
 /// The samples of the data files, split.
@@ -806,7 +800,7 @@ mod tests {
                 }
             })
             .collect();
-        let scale = fit_eval_scale(&samples);
+        let scale = fit_eval_scale(samples.iter());
         assert!((scale - 150.0).abs() < 6.0, "{scale}");
     }
 

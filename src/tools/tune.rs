@@ -29,6 +29,7 @@
 //!    then regenerates `src/tables/`.
 
 use super::adam::{Moments, Step};
+use super::golden::golden_section_minimum;
 use crate::datagen::format::{GameReader, GameResult, SampleFilter};
 use crate::eval::{self, eg, mg, MAX_PHASE};
 use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TUNED_CONSTANTS, WEIGHT_COUNT};
@@ -246,25 +247,7 @@ fn split<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&[T]) -> R + 
 
 /// The `K` that best maps the current evaluation to game results.
 fn fit_k(data: &Dataset, w: &Weights, threads: usize) -> f64 {
-    let (mut lo, mut hi) = K_RANGE;
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    let result_only = |k: f64| loss(data, w, k, 1.0, threads);
-    let (mut a, mut b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
-    let (mut fa, mut fb) = (result_only(a), result_only(b));
-    while hi - lo > K_PRECISION {
-        if fa < fb {
-            hi = b;
-            (b, fb) = (a, fa);
-            a = hi - ratio * (hi - lo);
-            fa = result_only(a);
-        } else {
-            lo = a;
-            (a, fa) = (b, fb);
-            b = lo + ratio * (hi - lo);
-            fb = result_only(b);
-        }
-    }
-    (lo + hi) / 2.0
+    golden_section_minimum(K_RANGE, K_PRECISION, |k| loss(data, w, k, 1.0, threads))
 }
 
 /// The training and validation sets, and in how many training positions
