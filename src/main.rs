@@ -394,7 +394,7 @@ fn wdl_fit(args: &[String]) -> ExitCode {
 }
 
 const TRAIN_USAGE: &str = "usage: kiln train [--data FILE]... [--out FILE] [--hidden N] \
-[--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--eval-scale CP] [--no-mirror]";
+[--buckets N] [--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--eval-scale CP] [--no-mirror]";
 
 /// `kiln train ...`: a network fitted to self-play data.
 fn train(args: &[String]) -> ExitCode {
@@ -416,6 +416,7 @@ fn train(args: &[String]) -> ExitCode {
                 true
             }
             ("--hidden", Some(v)) => v.parse().map(|n| config.hidden = n).is_ok(),
+            ("--buckets", Some(v)) => v.parse().map(|n| config.buckets = n).is_ok(),
             ("--epochs", Some(v)) => v.parse().map(|n| config.epochs = n).is_ok(),
             ("--batch", Some(v)) => v.parse().map(|n| config.batch = n).is_ok() && config.batch > 0,
             ("--lr", Some(v)) => v.parse().map(|x| config.lr = x).is_ok() && config.lr > 0.0,

@@ -59,7 +59,9 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
     // The embedded network with its output bias raised by 100 cp: a
     // different network the engine must then evaluate with.
     let mut weights = file::read(EMBEDDED).unwrap();
-    weights.b2 += 100 * file::QA * file::QB / weights.eval_scale;
+    for b2 in &mut weights.b2 {
+        *b2 += 100 * file::QA * file::QB / weights.eval_scale;
+    }
     let shifted = dir.join("shifted.nnue");
     std::fs::write(&shifted, file::write(&weights)).unwrap();
     let mut damaged = EMBEDDED.to_vec();
@@ -72,10 +74,11 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
         &other_shape,
         file::write(&file::Weights {
             hidden: 32,
+            buckets: 1,
             w1: vec![1; file::INPUTS * 32],
             b1: vec![0; 32],
             w2: vec![1; 64],
-            b2: 0,
+            b2: vec![0],
             eval_scale: 150,
         }),
     )

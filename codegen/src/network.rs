@@ -26,7 +26,7 @@ pub fn network_module(path: &Path, shown: &str) -> Result<String, String> {
             weights.hidden
         ));
     }
-    let checksum = u64::from_le_bytes(bytes[20..28].try_into().expect("checked header"));
+    let checksum = file::stored_checksum(&bytes);
     let name = Path::new(shown)
         .file_name()
         .map_or(shown.to_string(), |n| n.to_string_lossy().into_owned());
@@ -53,10 +53,11 @@ mod tests {
     fn weights(hidden: usize) -> file::Weights {
         file::Weights {
             hidden,
+            buckets: 2,
             w1: vec![1; file::INPUTS * hidden],
             b1: vec![2; hidden],
-            w2: vec![3; 2 * hidden],
-            b2: 4,
+            w2: vec![3; 2 * 2 * hidden],
+            b2: vec![4, 5],
             eval_scale: 150,
         }
     }

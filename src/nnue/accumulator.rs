@@ -39,13 +39,16 @@ impl Accumulator {
         kernels.update(net, &mut self.halves[1], &bias, &mirrored[..n], &[]);
     }
 
-    /// The evaluation in centipawns for `stm`.
+    /// The evaluation in centipawns for the side to move of `pos`, the
+    /// position these are the sums of.
     #[inline]
-    pub fn evaluate(&self, net: &Network, stm: Color, kernels: Kernels) -> i32 {
+    pub fn evaluate(&self, net: &Network, pos: &Position, kernels: Kernels) -> i32 {
+        let stm = pos.side_to_move();
         let (ours, theirs) = (&self.halves[stm.index()], &self.halves[(!stm).index()]);
+        let bucket = net.bucket(pos);
         scale_output(
-            kernels.output_sum(net, ours, theirs),
-            net.b2,
+            kernels.output_sum(&net.w2[bucket], ours, theirs),
+            net.b2[bucket],
             net.eval_scale,
         )
     }
@@ -215,9 +218,7 @@ impl AccumulatorStack {
             dst.delta.apply(net, self.kernels, &src.acc, &mut dst.acc);
             dst.current = true;
         }
-        self.entries[ply]
-            .acc
-            .evaluate(net, pos.side_to_move(), self.kernels)
+        self.entries[ply].acc.evaluate(net, pos, self.kernels)
     }
 }
 
@@ -227,13 +228,17 @@ mod tests {
     use crate::chess::testdata::perft_suite;
     use crate::chess::{legal_moves, MoveKind};
     use crate::datagen::Rng;
-    use crate::nnue::{file, EMBEDDED, NETWORK_BYTES};
+    use crate::nnue::{file, Weights, EMBEDDED, NETWORK_BYTES};
 
     /// Random walks from every perft-suite position and the first
     /// Chess960 starts, as a search walks: moves and null moves pushed,
     /// evaluations asked for at some plies only, walks backing up and
     /// branching. Calls `check(position, ply, stack)` at every ply.
-    fn walk(kernels: Kernels, mut check: impl FnMut(&Position, usize, &mut AccumulatorStack)) {
+    fn walk(
+        net: &Network,
+        kernels: Kernels,
+        mut check: impl FnMut(&Position, usize, &mut AccumulatorStack),
+    ) {
         let mut starts = perft_suite();
         starts.extend(
             include_str!("../../tests/data/frcperft.epd")
@@ -244,7 +249,7 @@ mod tests {
         let mut rng = Rng::new(2026);
         let mut stack = AccumulatorStack::with_kernels(40, kernels);
         for root in starts {
-            stack.set_root(&EMBEDDED, &root);
+            stack.set_root(net, &root);
             for _ in 0..3 {
                 let mut path = vec![root];
                 for ply in 0..24 {
@@ -278,13 +283,67 @@ mod tests {
     fn incremental_updates_match_the_reference_from_scratch() {
         let reference = file::read(NETWORK_BYTES).unwrap();
         let mut checked = 0;
-        walk(Kernels::PORTABLE, |pos, ply, stack| {
+        walk(&EMBEDDED, Kernels::PORTABLE, |pos, ply, stack| {
             let incremental = stack.evaluate(&EMBEDDED, pos, ply);
             assert_eq!(incremental, reference.evaluate(pos), "{}", pos.to_fen());
             assert_eq!(incremental, EMBEDDED.evaluate(pos), "{}", pos.to_fen());
             checked += 1;
         });
         assert!(checked > 3_000, "{checked} positions");
+    }
+
+    /// The embedded network's hidden layer under eight output layers that
+    /// differ (each bucket's weights shifted its own way, and its bias).
+    fn eight_buckets() -> Weights {
+        let mut weights = file::read(NETWORK_BYTES).unwrap();
+        let one_w2 = weights.w2[..2 * HIDDEN].to_vec();
+        let one_b2 = weights.b2[0];
+        weights.buckets = file::MAX_OUTPUT_BUCKETS;
+        weights.w2 = (0..weights.buckets)
+            .flat_map(|b| {
+                one_w2.iter().enumerate().map(move |(i, &w)| {
+                    let shift = (i * 7 + b * 13) as i16 % 9 - 4;
+                    (w + shift).clamp(-file::MAX_OUTPUT_WEIGHT, file::MAX_OUTPUT_WEIGHT)
+                })
+            })
+            .collect();
+        weights.b2 = (0..weights.buckets as i32)
+            .map(|b| one_b2 + (b - 4) * 20_000)
+            .collect();
+        weights
+    }
+
+    #[test]
+    fn every_output_bucket_is_evaluated_as_the_reference_does() {
+        let reference = eight_buckets();
+        let net = Network::from_weights(&reference).unwrap();
+        let mut seen = [false; file::MAX_OUTPUT_BUCKETS];
+        let mut checked = 0;
+        for kernels in [Some(Kernels::PORTABLE), Kernels::avx2()]
+            .into_iter()
+            .flatten()
+        {
+            walk(&net, kernels, |pos, ply, stack| {
+                assert_eq!(
+                    stack.evaluate(&net, pos, ply),
+                    reference.evaluate(pos),
+                    "{}",
+                    pos.to_fen()
+                );
+                seen[net.bucket(pos)] = true;
+                checked += 1;
+            });
+        }
+        assert!(checked > 3_000, "{checked} positions");
+        assert!(seen.iter().all(|&s| s), "buckets seen: {seen:?}");
+        // The buckets differ: the same position under another bucket
+        // count evaluates otherwise.
+        let pos = Position::startpos();
+        let mut single = reference.clone();
+        single.buckets = 1;
+        single.w2.truncate(2 * HIDDEN);
+        single.b2.truncate(1);
+        assert_ne!(reference.evaluate(&pos), single.evaluate(&pos));
     }
 
     #[test]
@@ -295,7 +354,7 @@ mod tests {
         };
         let mut portable = AccumulatorStack::with_kernels(40, Kernels::PORTABLE);
         let mut checked = 0;
-        walk(avx2, |pos, ply, stack| {
+        walk(&EMBEDDED, avx2, |pos, ply, stack| {
             portable.set_root(&EMBEDDED, pos);
             let scratch = portable.evaluate(&EMBEDDED, pos, 0);
             assert_eq!(
@@ -350,5 +409,9 @@ mod tests {
         let net = Network::from_bytes(NETWORK_BYTES).unwrap();
         assert!(net.w1 == EMBEDDED.w1 && net.b1 == EMBEDDED.b1);
         assert!(net.w2 == EMBEDDED.w2 && net.b2 == EMBEDDED.b2);
+        assert_eq!(
+            (net.buckets, net.eval_scale),
+            (EMBEDDED.buckets, EMBEDDED.eval_scale)
+        );
     }
 }

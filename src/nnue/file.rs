@@ -3,9 +3,10 @@
 //!
 //! ```text
 //! 8 bytes   magic b"KILNNNUE"
-//! 2 bytes   format version (u16), currently 1
+//! 2 bytes   format version (u16), currently 2
 //! 2 bytes   inputs (u16), 768
 //! 2 bytes   hidden size H (u16), 1..=4096
+//! 2 bytes   output buckets B (u16), 1..=MAX_OUTPUT_BUCKETS   (not in version 1)
 //! 2 bytes   QA (i16): input weights and biases are float × QA
 //! 2 bytes   QB (i16): output weights are float × QB
 //! 2 bytes   eval scale (i16): centipawns per unit of output,
@@ -13,9 +14,13 @@
 //! 8 bytes   FNV-1a 64 checksum of everything after this field
 //! 2·768·H   input weights (i16), feature-major
 //! 2·H       input biases (i16)
-//! 2·2H      output weights (i16): side to move's half, then the other's
-//! 4 bytes   output bias (i32), float × QA × QB
+//! 2·2H·B    output weights (i16), bucket by bucket: side to move's half,
+//!           then the other's
+//! 4·B       output biases (i32), float × QA × QB
 //! ```
+//!
+//! Version 1 files (no bucket field, a 28-byte header) are read as
+//! networks with one output bucket.
 //!
 //! Reading checks every field against what this build computes with, so a
 //! network made for another shape or quantisation is refused, never
@@ -43,27 +48,60 @@ pub const QB: i32 = 64;
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 
 /// A network's quantised weights as the file holds them, for any hidden
-/// size: input weights and biases scaled by `QA`, output weights by `QB`,
-/// output bias by `QA × QB`.
+/// size and bucket count: input weights and biases scaled by `QA`, output
+/// weights by `QB`, output biases by `QA × QB`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     pub hidden: usize,
+    /// Output buckets: one output layer per band of piece counts.
+    pub buckets: usize,
     /// `INPUTS × hidden`, feature-major: row `f` is `w1[f * hidden..]`.
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
-    /// `2 × hidden`: the side to move's half, then the other side's.
+    /// `buckets × 2 × hidden`: per bucket, the side to move's half, then
+    /// the other side's.
     pub w2: Vec<i16>,
-    pub b2: i32,
+    /// One output bias per bucket.
+    pub b2: Vec<i32>,
     /// Centipawns per unit of output.
     pub eval_scale: i32,
 }
 
 pub const MAGIC: &[u8; 8] = b"KILNNNUE";
-pub const VERSION: u16 = 1;
-/// Bytes before the weights.
-pub const HEADER_LEN: usize = 28;
+/// The version `write` writes; `read` also reads `VERSION_1`.
+pub const VERSION: u16 = 2;
+/// The first version: no output buckets.
+pub const VERSION_1: u16 = 1;
+/// Bytes before the weights in a version 2 file.
+pub const HEADER_LEN: usize = 30;
+/// Bytes before the weights in a version 1 file.
+pub const HEADER_LEN_V1: usize = 28;
 /// The largest hidden layer a file may declare.
 pub const MAX_HIDDEN: usize = 4096;
+/// The most output buckets a file may declare (and the engine runs).
+pub const MAX_OUTPUT_BUCKETS: usize = 8;
+
+/// The output bucket of a position with `pieces` pieces (kings included)
+/// in a network with `buckets` buckets: the piece counts 2..=32 cut into
+/// `buckets` equal bands (with 8: 2-5, 6-9, .., 30-32).
+#[inline]
+pub const fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    let bucket = pieces.saturating_sub(2) * buckets / 32;
+    if bucket < buckets {
+        bucket
+    } else {
+        buckets - 1
+    }
+}
+
+/// The header's length in a file of `version`.
+pub const fn header_len(version: u16) -> usize {
+    if version == VERSION_1 {
+        HEADER_LEN_V1
+    } else {
+        HEADER_LEN
+    }
+}
 
 /// Why a network file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +121,8 @@ pub enum NetError {
     },
     /// The hidden size is 0 or above `MAX_HIDDEN`.
     BadHidden(usize),
+    /// The bucket count is 0 or above `MAX_OUTPUT_BUCKETS`.
+    BadBuckets(usize),
     /// The eval scale is outside `MIN_EVAL_SCALE..=MAX_EVAL_SCALE`.
     BadEvalScale(i32),
     /// The length is not what the header's shape needs.
@@ -106,7 +146,7 @@ impl fmt::Display for NetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NetError::Truncated { len } => {
-                write!(f, "{len} bytes, shorter than the {HEADER_LEN}-byte header")
+                write!(f, "{len} bytes, shorter than the header")
             }
             NetError::NotANetwork => write!(f, "not a Kiln network (no KILNNNUE header)"),
             NetError::UnsupportedVersion(v) => {
@@ -118,6 +158,9 @@ impl fmt::Display for NetError {
                 expected,
             } => write!(f, "{field} is {file}, this build needs {expected}"),
             NetError::BadHidden(h) => write!(f, "hidden size {h} (1..={MAX_HIDDEN})"),
+            NetError::BadBuckets(b) => {
+                write!(f, "{b} output buckets (1..={MAX_OUTPUT_BUCKETS})")
+            }
             NetError::BadEvalScale(scale) => write!(
                 f,
                 "eval scale {scale} ({MIN_EVAL_SCALE}..={MAX_EVAL_SCALE} centipawns)"
@@ -146,23 +189,32 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The length of a file holding a network with `hidden` neurons.
-pub fn file_len(hidden: usize) -> usize {
-    HEADER_LEN + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// The length of the weights of a network with `hidden` neurons and
+/// `buckets` output buckets.
+pub fn body_len(hidden: usize, buckets: usize) -> usize {
+    2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
-/// The file bytes of `net`.
+/// The length of a (current version) file holding such a network.
+pub fn file_len(hidden: usize, buckets: usize) -> usize {
+    HEADER_LEN + body_len(hidden, buckets)
+}
+
+/// The file bytes of `net`, in the current version.
 pub fn write(net: &Weights) -> Vec<u8> {
-    let mut body = Vec::with_capacity(file_len(net.hidden));
+    let mut body = Vec::with_capacity(body_len(net.hidden, net.buckets));
     for &w in net.w1.iter().chain(&net.b1).chain(&net.w2) {
         body.extend_from_slice(&w.to_le_bytes());
     }
-    body.extend_from_slice(&net.b2.to_le_bytes());
+    for &b in &net.b2 {
+        body.extend_from_slice(&b.to_le_bytes());
+    }
     let mut out = Vec::with_capacity(HEADER_LEN + body.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&(INPUTS as u16).to_le_bytes());
     out.extend_from_slice(&(net.hidden as u16).to_le_bytes());
+    out.extend_from_slice(&(net.buckets as u16).to_le_bytes());
     out.extend_from_slice(&(QA as i16).to_le_bytes());
     out.extend_from_slice(&(QB as i16).to_le_bytes());
     out.extend_from_slice(&(net.eval_scale as i16).to_le_bytes());
@@ -171,9 +223,16 @@ pub fn write(net: &Weights) -> Vec<u8> {
     out
 }
 
-/// Reads and checks a network file.
+/// The checksum stored in a checked file's header.
+pub fn stored_checksum(bytes: &[u8]) -> u64 {
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    let at = header_len(version) - 8;
+    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("a checked header"))
+}
+
+/// Reads and checks a network file (of either version).
 pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
-    if bytes.len() < HEADER_LEN {
+    if bytes.len() < HEADER_LEN_V1 {
         return Err(NetError::Truncated { len: bytes.len() });
     }
     if &bytes[..8] != MAGIC {
@@ -181,9 +240,19 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     }
     let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
     let version = u16_at(8);
-    if version != VERSION {
+    if version != VERSION && version != VERSION_1 {
         return Err(NetError::UnsupportedVersion(version));
     }
+    let header = header_len(version);
+    if bytes.len() < header {
+        return Err(NetError::Truncated { len: bytes.len() });
+    }
+    // Version 1 has no bucket field: every later field sits 2 bytes earlier.
+    let (buckets, shift) = if version == VERSION_1 {
+        (1, 0)
+    } else {
+        (u16_at(14) as usize, 2)
+    };
     let expect = |field: &'static str, file: i64, expected: i64| {
         if file == expected {
             Ok(())
@@ -200,21 +269,24 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     if hidden == 0 || hidden > MAX_HIDDEN {
         return Err(NetError::BadHidden(hidden));
     }
-    expect("QA", u16_at(14) as i16 as i64, QA as i64)?;
-    expect("QB", u16_at(16) as i16 as i64, QB as i64)?;
-    let eval_scale = u16_at(18) as i16 as i32;
+    if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
+        return Err(NetError::BadBuckets(buckets));
+    }
+    expect("QA", u16_at(14 + shift) as i16 as i64, QA as i64)?;
+    expect("QB", u16_at(16 + shift) as i16 as i64, QB as i64)?;
+    let eval_scale = u16_at(18 + shift) as i16 as i32;
     if !(MIN_EVAL_SCALE..=MAX_EVAL_SCALE).contains(&eval_scale) {
         return Err(NetError::BadEvalScale(eval_scale));
     }
-    let expected = file_len(hidden);
+    let expected = header + body_len(hidden, buckets);
     if bytes.len() != expected {
         return Err(NetError::WrongLength {
             len: bytes.len(),
             expected,
         });
     }
-    let stored = u64::from_le_bytes(bytes[20..28].try_into().expect("8 bytes"));
-    let body = &bytes[HEADER_LEN..];
+    let stored = stored_checksum(bytes);
+    let body = &bytes[header..];
     let computed = fnv1a(body);
     if stored != computed {
         return Err(NetError::Checksum {
@@ -228,9 +300,11 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
     let w1 = take(INPUTS * hidden);
     let b1 = take(hidden);
-    let w2 = take(2 * hidden);
-    let tail = &body[body.len() - 4..];
-    let b2 = i32::from_le_bytes(tail.try_into().expect("4 bytes"));
+    let w2 = take(buckets * 2 * hidden);
+    let b2 = body[body.len() - 4 * buckets..]
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
     if let Some((index, &value)) = w2
         .iter()
         .enumerate()
@@ -240,6 +314,7 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     }
     Ok(Weights {
         hidden,
+        buckets,
         w1,
         b1,
         w2,
@@ -252,30 +327,72 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
 mod tests {
     use super::*;
 
-    fn small() -> Weights {
+    fn small(buckets: usize) -> Weights {
         let hidden = 4;
         Weights {
             hidden,
+            buckets,
             w1: (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect(),
             b1: vec![10, -20, 30, -40],
-            w2: vec![1, 2, 3, 4, -1, -2, -3, -4],
-            b2: -123_456,
+            w2: (0..buckets * 2 * hidden)
+                .map(|i| (i % 9) as i16 - 4)
+                .collect(),
+            b2: (0..buckets).map(|b| -123_456 + b as i32).collect(),
             eval_scale: 150,
         }
     }
 
     #[test]
     fn a_network_round_trips() {
-        let net = small();
-        let bytes = write(&net);
-        assert_eq!(bytes.len(), file_len(4));
-        assert_eq!(read(&bytes), Ok(net));
+        for buckets in [1, 3, 8] {
+            let net = small(buckets);
+            let bytes = write(&net);
+            assert_eq!(bytes.len(), file_len(4, buckets));
+            assert_eq!(read(&bytes), Ok(net));
+        }
+    }
+
+    /// A version 1 file: the same fields without the bucket count.
+    fn version_1(net: &Weights) -> Vec<u8> {
+        assert_eq!(net.buckets, 1);
+        let current = write(net);
+        let mut old = current[..HEADER_LEN].to_vec();
+        old.drain(14..16);
+        old[8..10].copy_from_slice(&VERSION_1.to_le_bytes());
+        old.extend_from_slice(&current[HEADER_LEN..]);
+        old
+    }
+
+    #[test]
+    fn version_1_files_are_read_as_one_bucket() {
+        let net = small(1);
+        let old = version_1(&net);
+        assert_eq!(old.len(), HEADER_LEN_V1 + body_len(4, 1));
+        assert_eq!(read(&old), Ok(net.clone()));
+        assert_eq!(stored_checksum(&old), stored_checksum(&write(&net)));
+        let mut bad = old.clone();
+        bad[HEADER_LEN_V1 + 3] ^= 1;
+        assert!(matches!(read(&bad), Err(NetError::Checksum { .. })));
+    }
+
+    #[test]
+    fn buckets_cut_the_piece_counts_into_equal_bands() {
+        assert!((2..=32).all(|n| output_bucket(n, 1) == 0));
+        let eight: Vec<usize> = (2..=32).map(|n| output_bucket(n, 8)).collect();
+        assert_eq!(&eight[..5], &[0, 0, 0, 0, 1]);
+        assert_eq!(eight[30], 7);
+        for buckets in 1..=MAX_OUTPUT_BUCKETS {
+            let all: Vec<usize> = (0..=32).map(|n| output_bucket(n, buckets)).collect();
+            assert!(all.windows(2).all(|w| w[0] <= w[1] && w[1] - w[0] <= 1));
+            assert_eq!(*all.last().unwrap(), buckets - 1);
+        }
     }
 
     #[test]
     fn damaged_files_are_refused_with_the_reason() {
-        let bytes = write(&small());
+        let bytes = write(&small(2));
         assert_eq!(read(&bytes[..10]), Err(NetError::Truncated { len: 10 }));
+        assert_eq!(read(&bytes[..29]), Err(NetError::Truncated { len: 29 }));
         let mut bad = bytes.clone();
         bad[0] = b'X';
         assert_eq!(read(&bad), Err(NetError::NotANetwork));
@@ -283,7 +400,7 @@ mod tests {
         bad[8] = 9;
         assert_eq!(read(&bad), Err(NetError::UnsupportedVersion(9)));
         let mut bad = bytes.clone();
-        bad[14] = 1;
+        bad[16] = 1;
         assert!(matches!(
             read(&bad),
             Err(NetError::Mismatch { field: "QA", .. })
@@ -292,6 +409,14 @@ mod tests {
         bad[12] = 0;
         bad[13] = 0;
         assert_eq!(read(&bad), Err(NetError::BadHidden(0)));
+        for buckets in [0, MAX_OUTPUT_BUCKETS as u16 + 1] {
+            let mut bad = bytes.clone();
+            bad[14..16].copy_from_slice(&buckets.to_le_bytes());
+            assert_eq!(read(&bad), Err(NetError::BadBuckets(buckets as usize)));
+        }
+        let mut bad = bytes.clone();
+        bad[14] = 3;
+        assert!(matches!(read(&bad), Err(NetError::WrongLength { .. })));
         assert!(matches!(
             read(&bytes[..bytes.len() - 1]),
             Err(NetError::WrongLength { .. })
@@ -303,22 +428,22 @@ mod tests {
         assert!(matches!(error, NetError::Checksum { .. }));
         assert!(error.to_string().contains("damaged"));
         for scale in [0, -400, MIN_EVAL_SCALE - 1, MAX_EVAL_SCALE + 1] {
-            let mut odd = small();
+            let mut odd = small(1);
             odd.eval_scale = scale;
             assert_eq!(read(&write(&odd)), Err(NetError::BadEvalScale(scale)));
         }
-        let mut lowest = small();
+        let mut lowest = small(1);
         lowest.w2[0] = i16::MIN;
         assert!(matches!(
             read(&write(&lowest)),
             Err(NetError::OutputWeight { index: 0, .. })
         ));
-        let mut wild = small();
-        wild.w2[5] = 300;
+        let mut wild = small(2);
+        wild.w2[13] = 300;
         assert_eq!(
             read(&write(&wild)),
             Err(NetError::OutputWeight {
-                index: 5,
+                index: 13,
                 value: 300
             })
         );

@@ -62,14 +62,15 @@ impl Kernels {
         }
     }
 
-    /// Σ screlu(ours) · w2[0] + Σ screlu(theirs) · w2[1], at `QA² × QB`.
+    /// Σ screlu(ours) · w2[0] + Σ screlu(theirs) · w2[1], at `QA² × QB`,
+    /// with one output bucket's weights `w2`.
     #[inline]
-    pub fn output_sum(self, net: &Network, ours: &Row, theirs: &Row) -> i64 {
+    pub fn output_sum(self, w2: &[Row; 2], ours: &Row, theirs: &Row) -> i64 {
         match self.0 {
-            Isa::Portable => output_sum(net, ours, theirs),
+            Isa::Portable => output_sum(w2, ours, theirs),
             // SAFETY: `Isa::Avx2` exists only where AVX2 was detected.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => unsafe { avx2::output_sum(net, ours, theirs) },
+            Isa::Avx2 => unsafe { avx2::output_sum(w2, ours, theirs) },
         }
     }
 }
@@ -129,7 +130,7 @@ fn update(net: &Network, dst: &mut Row, src: &Row, added: &[u16], removed: &[u16
 /// `(x · w) · x`; `x · w` fits an i16 because the file's output weights
 /// are within ±127 (`file::MAX_OUTPUT_WEIGHT`), as in the SIMD version.
 #[inline(always)]
-fn output_sum(net: &Network, ours: &Row, theirs: &Row) -> i64 {
+fn output_sum(w2: &[Row; 2], ours: &Row, theirs: &Row) -> i64 {
     let half = |acc: &Row, w: &Row| -> i64 {
         let mut sum = 0i64;
         for i in 0..HIDDEN {
@@ -138,7 +139,7 @@ fn output_sum(net: &Network, ours: &Row, theirs: &Row) -> i64 {
         }
         sum
     };
-    half(ours, &net.w2[0]) + half(theirs, &net.w2[1])
+    half(ours, &w2[0]) + half(theirs, &w2[1])
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -158,11 +159,11 @@ mod avx2 {
     /// steps, so HIDDEN ≤ 512 keeps it below 2^31; the lanes are summed
     /// in i64.
     #[target_feature(enable = "avx2")]
-    pub fn output_sum(net: &Network, ours: &Row, theirs: &Row) -> i64 {
+    pub fn output_sum(w2: &[Row; 2], ours: &Row, theirs: &Row) -> i64 {
         let zero = _mm256_setzero_si256();
         let ceiling = _mm256_set1_epi16(QA as i16);
         let mut sum = _mm256_setzero_si256();
-        for (acc, w) in [(ours, &net.w2[0]), (theirs, &net.w2[1])] {
+        for (acc, w) in [(ours, &w2[0]), (theirs, &w2[1])] {
             for i in (0..HIDDEN).step_by(16) {
                 // SAFETY: i + 16 ≤ HIDDEN (HIDDEN is a multiple of 16), and
                 // unaligned loads accept any address.

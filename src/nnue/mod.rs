@@ -1,6 +1,6 @@
 //! The neural evaluation's shape, shared by the trainer (`tools::train`),
 //! the network file (`file`) and inference: a perspective network
-//! `(768 → H) × 2 → 1` with squared clipped ReLU.
+//! `(768 → H) × 2 → 1` with squared clipped ReLU and output buckets.
 //!
 //! Inputs, seen from one side (the perspective): for every piece, one of
 //! 768 = 2 × 6 × 64 features: whose piece (the perspective's own = 0, the
@@ -11,13 +11,16 @@
 //! `b2 + Σ screlu(acc_stm) · w2[..H] + Σ screlu(acc_other) · w2[H..]`,
 //! where `screlu(x) = clamp(x, 0, 1)²`, in units of the network's eval
 //! scale in centipawns (the trainer's sigmoid is `1 / (1 + e^-out)`).
+//! A network may have up to `MAX_OUTPUT_BUCKETS` output layers (`w2`,
+//! `b2`), one per band of piece counts (`output_bucket`): the same hidden
+//! features weighed differently in the opening and the endgame.
 
 pub mod accumulator;
 pub mod file;
 mod kernels;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use file::{NetError, Weights, INPUTS, QA, QB};
+pub use file::{output_bucket, NetError, Weights, INPUTS, MAX_OUTPUT_BUCKETS, QA, QB};
 pub use kernels::Kernels;
 
 use crate::chess::{Color, Kind, Piece, Position, Square};
@@ -85,9 +88,12 @@ pub struct Network {
     /// One row per input feature.
     pub w1: [[i16; HIDDEN]; INPUTS],
     pub b1: [i16; HIDDEN],
-    /// The side to move's half, then the other side's.
-    pub w2: [[i16; HIDDEN]; 2],
-    pub b2: i32,
+    /// Per output bucket: the side to move's half, then the other side's
+    /// (buckets past `buckets` are zero).
+    pub w2: [[[i16; HIDDEN]; 2]; MAX_OUTPUT_BUCKETS],
+    pub b2: [i32; MAX_OUTPUT_BUCKETS],
+    /// How many output buckets the file has.
+    pub buckets: usize,
     /// Centipawns per unit of output (the file's).
     pub eval_scale: i32,
 }
@@ -100,12 +106,23 @@ impl Network {
     /// The weights of a file that the build script has already checked
     /// (`file::read`), at compile time.
     const fn decode(bytes: &[u8]) -> Network {
+        const fn u16_at(bytes: &[u8], i: usize) -> u16 {
+            u16::from_le_bytes([bytes[i], bytes[i + 1]])
+        }
+        let version = u16_at(bytes, 8);
+        let header = file::header_len(version);
+        // Version 1 has no bucket field, and every later field sits 2 bytes earlier.
+        let (buckets, shift) = if version == file::VERSION_1 {
+            (1, 0)
+        } else {
+            (u16_at(bytes, 14) as usize, 2)
+        };
         /// Fills `out` with the file's words from `index` on; returns the
         /// index after them.
-        const fn words(bytes: &[u8], mut index: usize, out: &mut [i16]) -> usize {
+        const fn words(bytes: &[u8], header: usize, mut index: usize, out: &mut [i16]) -> usize {
             let mut i = 0;
             while i < out.len() {
-                let at = file::HEADER_LEN + 2 * index;
+                let at = header + 2 * index;
                 out[i] = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
                 index += 1;
                 i += 1;
@@ -115,21 +132,31 @@ impl Network {
         let mut net = Network {
             w1: [[0; HIDDEN]; INPUTS],
             b1: [0; HIDDEN],
-            w2: [[0; HIDDEN]; 2],
-            b2: 0,
-            eval_scale: i16::from_le_bytes([bytes[18], bytes[19]]) as i32,
+            w2: [[[0; HIDDEN]; 2]; MAX_OUTPUT_BUCKETS],
+            b2: [0; MAX_OUTPUT_BUCKETS],
+            buckets,
+            eval_scale: u16_at(bytes, 18 + shift) as i16 as i32,
         };
         let mut index = 0;
         let mut f = 0;
         while f < INPUTS {
-            index = words(bytes, index, &mut net.w1[f]);
+            index = words(bytes, header, index, &mut net.w1[f]);
             f += 1;
         }
-        index = words(bytes, index, &mut net.b1);
-        index = words(bytes, index, &mut net.w2[0]);
-        index = words(bytes, index, &mut net.w2[1]);
-        let at = file::HEADER_LEN + 2 * index;
-        net.b2 = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        index = words(bytes, header, index, &mut net.b1);
+        let mut b = 0;
+        while b < buckets {
+            index = words(bytes, header, index, &mut net.w2[b][0]);
+            index = words(bytes, header, index, &mut net.w2[b][1]);
+            b += 1;
+        }
+        let mut b = 0;
+        while b < buckets {
+            let at = header + 2 * index + 4 * b;
+            net.b2[b] =
+                i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+            b += 1;
+        }
         net
     }
 
@@ -151,9 +178,12 @@ impl Network {
             row.copy_from_slice(weights);
         }
         net.b1.copy_from_slice(&weights.b1);
-        net.w2[0].copy_from_slice(&weights.w2[..HIDDEN]);
-        net.w2[1].copy_from_slice(&weights.w2[HIDDEN..]);
-        net.b2 = weights.b2;
+        for (halves, weights) in net.w2.iter_mut().zip(weights.w2.chunks_exact(2 * HIDDEN)) {
+            halves[0].copy_from_slice(&weights[..HIDDEN]);
+            halves[1].copy_from_slice(&weights[HIDDEN..]);
+        }
+        net.b2[..weights.buckets].copy_from_slice(&weights.b2);
+        net.buckets = weights.buckets;
         net.eval_scale = weights.eval_scale;
         Ok(net)
     }
@@ -168,7 +198,13 @@ impl Network {
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let mut acc = Accumulator::default();
         acc.refresh(self, pos, Kernels::PORTABLE);
-        acc.evaluate(self, pos.side_to_move(), Kernels::PORTABLE)
+        acc.evaluate(self, pos, Kernels::PORTABLE)
+    }
+
+    /// The output bucket `pos` is evaluated with.
+    #[inline]
+    pub fn bucket(&self, pos: &Position) -> usize {
+        output_bucket(pos.occupied().count() as usize, self.buckets)
     }
 }
 
@@ -250,8 +286,10 @@ impl Weights {
                 })
                 .sum()
         };
-        let sum = half(&ours, &self.w2[..h]) + half(&theirs, &self.w2[h..]);
-        scale_output(sum, self.b2, self.eval_scale)
+        let bucket = output_bucket(n, self.buckets);
+        let w2 = &self.w2[bucket * 2 * h..][..2 * h];
+        let sum = half(&ours, &w2[..h]) + half(&theirs, &w2[h..]);
+        scale_output(sum, self.b2[bucket], self.eval_scale)
     }
 }
 
@@ -297,6 +335,40 @@ mod tests {
         assert_eq!(all.len(), INPUTS);
     }
 
+    /// `Network::decode` (the embedded network's, at compile time) reads
+    /// both file versions as `Network::from_bytes` does.
+    #[test]
+    fn the_compile_time_decoder_reads_both_versions() {
+        let check = || {
+            let weights = file::read(NETWORK_BYTES).unwrap();
+            let current = file::write(&weights);
+            let mut single = weights.clone();
+            single.buckets = 1;
+            single.w2.truncate(2 * HIDDEN);
+            single.b2.truncate(1);
+            let mut old = file::write(&single);
+            old.drain(14..16);
+            old[8..10].copy_from_slice(&file::VERSION_1.to_le_bytes());
+            for bytes in [current, old] {
+                let decoded = Box::new(Network::decode(&bytes));
+                let read = Network::from_bytes(&bytes).unwrap();
+                assert!(decoded.w1 == read.w1 && decoded.b1 == read.b1);
+                assert!(decoded.w2 == read.w2 && decoded.b2 == read.b2);
+                assert_eq!(
+                    (decoded.buckets, decoded.eval_scale),
+                    (read.buckets, read.eval_scale)
+                );
+            }
+        };
+        // A decoded network is built on the stack first: give it room.
+        std::thread::Builder::new()
+            .stack_size(16 << 20)
+            .spawn(check)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
     #[test]
     fn a_colour_flipped_position_evaluates_the_same() {
         // Random small weights: the network is symmetric by construction.
@@ -310,10 +382,11 @@ mod tests {
         };
         let net = Weights {
             hidden,
+            buckets: 4,
             w1: (0..INPUTS * hidden).map(|_| next()).collect(),
             b1: (0..hidden).map(|_| next() + 100).collect(),
-            w2: (0..2 * hidden).map(|_| next()).collect(),
-            b2: 1000,
+            w2: (0..4 * 2 * hidden).map(|_| next()).collect(),
+            b2: vec![1000, -500, 20, 7],
             eval_scale: 150,
         };
         let pos = Position::from_fen(

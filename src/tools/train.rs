@@ -25,7 +25,10 @@ use crate::datagen::format::{GameReader, SampleFilter};
 use crate::datagen::Rng;
 use crate::eval::evaluate;
 use crate::nnue::file::{MAX_EVAL_SCALE, MIN_EVAL_SCALE};
-use crate::nnue::{self, active_features, mirror, Weights, INPUTS, MAX_ACTIVE, QA, QB};
+use crate::nnue::{
+    self, active_features, mirror, output_bucket, Weights, INPUTS, MAX_ACTIVE, MAX_OUTPUT_BUCKETS,
+    QA, QB,
+};
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
@@ -46,6 +49,8 @@ pub struct Config {
     pub data: Vec<PathBuf>,
     pub out: PathBuf,
     pub hidden: usize,
+    /// Output buckets (`nnue::output_bucket`): 1 is a single output layer.
+    pub buckets: usize,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
@@ -73,6 +78,7 @@ impl Default for Config {
             data: vec![PathBuf::from("data/selfplay.kgame")],
             out: PathBuf::from("data/kiln.nnue"),
             hidden: nnue::HIDDEN,
+            buckets: 1,
             epochs: 10,
             batch: 16_384,
             lr: 0.001,
@@ -96,6 +102,8 @@ pub enum TrainError {
     NoSamples,
     /// The hidden size is 0 or above the file format's limit.
     BadHidden(usize),
+    /// The bucket count is 0 or above the file format's limit.
+    BadBuckets(usize),
     /// The network could not be written.
     Write(String),
 }
@@ -107,6 +115,9 @@ impl fmt::Display for TrainError {
             TrainError::NoSamples => write!(f, "no training positions in the data"),
             TrainError::BadHidden(h) => {
                 write!(f, "hidden size {h} (1..={})", nnue::file::MAX_HIDDEN)
+            }
+            TrainError::BadBuckets(b) => {
+                write!(f, "{b} output buckets (1..={MAX_OUTPUT_BUCKETS})")
             }
             TrainError::Write(e) => write!(f, "{e}"),
         }
@@ -131,6 +142,11 @@ pub struct TrainSample {
 impl TrainSample {
     fn features(&self) -> &[u16] {
         &self.features[..self.count as usize]
+    }
+
+    /// Its output bucket in a network of `buckets` (a feature per piece).
+    fn bucket(&self, buckets: usize) -> usize {
+        output_bucket(self.count as usize, buckets)
     }
 
     /// The same position with files a..h mirrored to h..a, and the same
@@ -250,34 +266,37 @@ pub struct Loaded {
 #[derive(Clone, Debug)]
 pub struct FloatNetwork {
     pub hidden: usize,
+    pub buckets: usize,
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
+    /// `buckets × 2 × hidden`, as in the file.
     pub w2: Vec<f32>,
-    pub b2: f32,
+    pub b2: Vec<f32>,
     /// Centipawns per unit of output (not trained).
     pub eval_scale: i32,
 }
 
 impl FloatNetwork {
-    fn zero(hidden: usize, eval_scale: i32) -> FloatNetwork {
+    fn zero(hidden: usize, buckets: usize, eval_scale: i32) -> FloatNetwork {
         FloatNetwork {
             hidden,
+            buckets,
             w1: vec![0.0; INPUTS * hidden],
             b1: vec![0.0; hidden],
-            w2: vec![0.0; 2 * hidden],
-            b2: 0.0,
+            w2: vec![0.0; buckets * 2 * hidden],
+            b2: vec![0.0; buckets],
             eval_scale,
         }
     }
 
     /// Small random input weights and output weights; zero biases.
-    pub fn random(hidden: usize, eval_scale: i32, seed: u64) -> FloatNetwork {
+    pub fn random(hidden: usize, buckets: usize, eval_scale: i32, seed: u64) -> FloatNetwork {
         let mut rng = Rng::new(seed);
         let mut uniform = |range: f32| {
             let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * unit - 1.0) * range
         };
-        let mut net = FloatNetwork::zero(hidden, eval_scale);
+        let mut net = FloatNetwork::zero(hidden, buckets, eval_scale);
         for w in &mut net.w1 {
             *w = uniform(INIT_INPUT_RANGE);
         }
@@ -293,7 +312,7 @@ impl FloatNetwork {
             .iter_mut()
             .chain(self.b1.iter_mut())
             .chain(self.w2.iter_mut())
-            .chain(std::iter::once(&mut self.b2))
+            .chain(self.b2.iter_mut())
     }
 
     fn params(&self) -> impl Iterator<Item = &f32> {
@@ -301,7 +320,7 @@ impl FloatNetwork {
             .iter()
             .chain(self.b1.iter())
             .chain(self.w2.iter())
-            .chain(std::iter::once(&self.b2))
+            .chain(self.b2.iter())
     }
 
     /// Both accumulators (side to move first), before the activation.
@@ -320,15 +339,17 @@ impl FloatNetwork {
         }
     }
 
-    fn output(&self, ours: &[f32], theirs: &[f32]) -> f32 {
+    /// The output layer of `bucket`.
+    fn output(&self, ours: &[f32], theirs: &[f32], bucket: usize) -> f32 {
         let h = self.hidden;
+        let w2 = &self.w2[bucket * 2 * h..][..2 * h];
         let screlu = |x: f32| {
             let c = x.clamp(0.0, 1.0);
             c * c
         };
-        let mut out = self.b2;
+        let mut out = self.b2[bucket];
         for i in 0..h {
-            out += screlu(ours[i]) * self.w2[i] + screlu(theirs[i]) * self.w2[h + i];
+            out += screlu(ours[i]) * w2[i] + screlu(theirs[i]) * w2[h + i];
         }
         out
     }
@@ -338,7 +359,7 @@ impl FloatNetwork {
         let mut ours = vec![0.0; self.hidden];
         let mut theirs = vec![0.0; self.hidden];
         self.accumulate(sample.features(), &mut ours, &mut theirs);
-        self.output(&ours, &theirs)
+        self.output(&ours, &theirs, sample.bucket(self.buckets))
     }
 
     /// The evaluation of a position in centipawns, for the side to move.
@@ -365,24 +386,27 @@ impl FloatNetwork {
         let mut error = 0.0f64;
         for sample in samples {
             self.accumulate(sample.features(), &mut ours, &mut theirs);
-            let p = sigmoid(self.output(&ours, &theirs));
+            let bucket = sample.bucket(self.buckets);
+            let p = sigmoid(self.output(&ours, &theirs, bucket));
             let diff = p - sample.target;
             error += (diff * diff) as f64;
             let d_out = 2.0 * diff * p * (1.0 - p);
-            grad.b2 += d_out;
+            grad.b2[bucket] += d_out;
+            let w2 = &self.w2[bucket * 2 * h..][..2 * h];
+            let g2 = &mut grad.w2[bucket * 2 * h..][..2 * h];
             for i in 0..h {
                 let (a, b) = (ours[i], theirs[i]);
                 let (ca, cb) = (a.clamp(0.0, 1.0), b.clamp(0.0, 1.0));
-                grad.w2[i] += d_out * ca * ca;
-                grad.w2[h + i] += d_out * cb * cb;
+                g2[i] += d_out * ca * ca;
+                g2[h + i] += d_out * cb * cb;
                 // d screlu / dx = 2x inside (0, 1), else 0.
                 d_ours[i] = if a > 0.0 && a < 1.0 {
-                    d_out * self.w2[i] * 2.0 * a
+                    d_out * w2[i] * 2.0 * a
                 } else {
                     0.0
                 };
                 d_theirs[i] = if b > 0.0 && b < 1.0 {
-                    d_out * self.w2[h + i] * 2.0 * b
+                    d_out * w2[h + i] * 2.0 * b
                 } else {
                     0.0
                 };
@@ -406,10 +430,15 @@ impl FloatNetwork {
         let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
         Weights {
             hidden: self.hidden,
+            buckets: self.buckets,
             w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
             b1: self.b1.iter().map(|&b| q(b, QA)).collect(),
             w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
-            b2: (self.b2 * (QA * QB) as f32).round() as i32,
+            b2: self
+                .b2
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
             eval_scale: self.eval_scale,
         }
     }
@@ -421,10 +450,15 @@ impl From<&Weights> for FloatNetwork {
         let d = |x: i16, scale: i32| x as f32 / scale as f32;
         FloatNetwork {
             hidden: net.hidden,
+            buckets: net.buckets,
             w1: net.w1.iter().map(|&w| d(w, QA)).collect(),
             b1: net.b1.iter().map(|&b| d(b, QA)).collect(),
             w2: net.w2.iter().map(|&w| d(w, QB)).collect(),
-            b2: net.b2 as f32 / (QA * QB) as f32,
+            b2: net
+                .b2
+                .iter()
+                .map(|&b| b as f32 / (QA * QB) as f32)
+                .collect(),
             eval_scale: net.eval_scale,
         }
     }
@@ -503,7 +537,7 @@ fn epoch(
     let threads = config.threads.max(1);
     let mut total = 0.0;
     let mut grads: Vec<FloatNetwork> = (0..threads)
-        .map(|_| FloatNetwork::zero(net.hidden, net.eval_scale))
+        .map(|_| FloatNetwork::zero(net.hidden, net.buckets, net.eval_scale))
         .collect();
     for batch in train.chunks(config.batch.max(1)) {
         let chunk = batch.len().div_ceil(threads);
@@ -572,19 +606,23 @@ pub fn train(
     if config.hidden == 0 || config.hidden > nnue::file::MAX_HIDDEN {
         return Err(TrainError::BadHidden(config.hidden));
     }
+    if config.buckets == 0 || config.buckets > MAX_OUTPUT_BUCKETS {
+        return Err(TrainError::BadBuckets(config.buckets));
+    }
     if train.is_empty() {
         return Err(TrainError::NoSamples);
     }
     let mut rng = Rng::new(config.seed);
-    let mut net = FloatNetwork::random(config.hidden, eval_scale, rng.next_u64());
+    let mut net = FloatNetwork::random(config.hidden, config.buckets, eval_scale, rng.next_u64());
     let parameters = net.params().count();
     let mut adam = Adam::new(parameters);
     let _ = writeln!(
         log,
-        "train: {} positions, validation: {}, network 768x{}x2x1 ({parameters} weights)",
+        "train: {} positions, validation: {}, network (768x{})x2x1, {} output buckets ({parameters} weights)",
         train.len(),
         validation.len(),
-        config.hidden
+        config.hidden,
+        config.buckets
     );
     let _ = writeln!(
         log,
@@ -693,6 +731,7 @@ mod tests {
             data: vec![data.clone()],
             out: data.with_extension("nnue"),
             hidden: 16,
+            buckets: 4,
             epochs: 6,
             batch: 256,
             lr: 0.01,
@@ -709,7 +748,12 @@ mod tests {
         } = load(&config).unwrap();
         assert!(train_set.len() > 2_000, "{} positions", train_set.len());
         let before = loss(
-            &FloatNetwork::random(config.hidden, eval_scale, Rng::new(config.seed).next_u64()),
+            &FloatNetwork::random(
+                config.hidden,
+                config.buckets,
+                eval_scale,
+                Rng::new(config.seed).next_u64(),
+            ),
             &train_set,
             2,
         );
@@ -722,6 +766,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(report.network.quantise().eval_scale, eval_scale);
+        assert_eq!(report.network.quantise().buckets, 4);
         let (last_train, _) = *report.losses.last().unwrap();
         assert!(last_train < 0.8 * before, "loss {before} -> {last_train}");
         assert!(report

@@ -356,7 +356,7 @@ impl Engine {
         }
         // Never more than the largest network the format allows (a huge
         // file is refused without reading it all).
-        let limit = nnue::file::file_len(nnue::file::MAX_HIDDEN);
+        let limit = nnue::file::file_len(nnue::file::MAX_HIDDEN, nnue::file::MAX_OUTPUT_BUCKETS);
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::Read::take(file, limit as u64 + 1), &mut bytes)
             .map_err(|e| failed(e.to_string()))?;
@@ -367,9 +367,10 @@ impl Engine {
         }
         let net = Network::from_bytes(&bytes).map_err(|e| failed(e.to_string()))?;
         say(&format!(
-            "info string loaded network '{}' ({} hidden neurons)",
+            "info string loaded network '{}' ({} hidden neurons, {} output buckets)",
             error::echo(path),
-            nnue::HIDDEN
+            nnue::HIDDEN,
+            net.buckets
         ));
         self.loaded_network = Some(Arc::from(net));
         Ok(())
