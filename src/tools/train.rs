@@ -50,6 +50,7 @@ pub struct Config {
     pub out: PathBuf,
     pub hidden: usize,
     /// Output buckets (`nnue::output_bucket`): 1 is a single output layer.
+    /// On the 2.10 M positions of kiln-0, 8 beat 1 by 26.0 ± 16.1 Elo.
     pub buckets: usize,
     pub epochs: usize,
     pub batch: usize,
@@ -78,7 +79,7 @@ impl Default for Config {
             data: vec![PathBuf::from("data/selfplay.kgame")],
             out: PathBuf::from("data/kiln.nnue"),
             hidden: nnue::HIDDEN,
-            buckets: 1,
+            buckets: 8,
             epochs: 10,
             batch: 16_384,
             lr: 0.001,
