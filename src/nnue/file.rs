@@ -94,6 +94,17 @@ pub const fn output_bucket(pieces: usize, buckets: usize) -> usize {
     }
 }
 
+/// A header's bucket count, and how far its later fields (QA, QB, eval
+/// scale) sit past their version 1 offsets: version 1 has no bucket
+/// field. `bytes` must hold the whole header.
+pub const fn buckets_and_shift(bytes: &[u8]) -> (usize, usize) {
+    if u16::from_le_bytes([bytes[8], bytes[9]]) == VERSION_1 {
+        (1, 0)
+    } else {
+        (u16::from_le_bytes([bytes[14], bytes[15]]) as usize, 2)
+    }
+}
+
 /// The header's length in a file of `version`.
 pub const fn header_len(version: u16) -> usize {
     if version == VERSION_1 {
@@ -247,12 +258,7 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     if bytes.len() < header {
         return Err(NetError::Truncated { len: bytes.len() });
     }
-    // Version 1 has no bucket field: every later field sits 2 bytes earlier.
-    let (buckets, shift) = if version == VERSION_1 {
-        (1, 0)
-    } else {
-        (u16_at(14) as usize, 2)
-    };
+    let (buckets, shift) = buckets_and_shift(bytes);
     let expect = |field: &'static str, file: i64, expected: i64| {
         if file == expected {
             Ok(())

@@ -111,12 +111,7 @@ impl Network {
         }
         let version = u16_at(bytes, 8);
         let header = file::header_len(version);
-        // Version 1 has no bucket field, and every later field sits 2 bytes earlier.
-        let (buckets, shift) = if version == file::VERSION_1 {
-            (1, 0)
-        } else {
-            (u16_at(bytes, 14) as usize, 2)
-        };
+        let (buckets, shift) = file::buckets_and_shift(bytes);
         /// Fills `out` with the file's words from `index` on; returns the
         /// index after them.
         const fn words(bytes: &[u8], header: usize, mut index: usize, out: &mut [i16]) -> usize {
