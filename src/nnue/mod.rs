@@ -205,7 +205,9 @@ impl Network {
 
 /// Whether the network evaluates by default (`UseNNUE`, `bench`,
 /// `datagen`), rather than the hand-written evaluation: not until a
-/// network beats the hand-written evaluation in an SPRT (`networks/README.md`).
+/// network trained on 20 M positions beats the hand-written evaluation in
+/// an SPRT at fixed nodes, confirmed at 10+0.1 (`networks/README.md`:
+/// kiln-1, on 4.75 M, has passed the fixed-node SPRT only).
 pub const USE_NNUE_DEFAULT: bool = false;
 
 /// Which evaluation the search runs.
