@@ -94,23 +94,46 @@ pub const fn output_bucket(pieces: usize, buckets: usize) -> usize {
     }
 }
 
-/// A header's bucket count, and how far its later fields (QA, QB, eval
-/// scale) sit past their version 1 offsets: version 1 has no bucket
-/// field. `bytes` must hold the whole header.
-pub const fn buckets_and_shift(bytes: &[u8]) -> (usize, usize) {
-    if u16::from_le_bytes([bytes[8], bytes[9]]) == VERSION_1 {
-        (1, 0)
-    } else {
-        (u16::from_le_bytes([bytes[14], bytes[15]]) as usize, 2)
-    }
+/// Where a header's fields sit, which depends on its version: version 1
+/// has no bucket field, so its later fields sit 2 bytes earlier and its
+/// header is 28 bytes long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Bytes before the weights.
+    pub header_len: usize,
+    /// Output buckets (1 in version 1).
+    pub buckets: usize,
+    /// Offset of QA; QB follows, then the eval scale, then the checksum.
+    pub scales_at: usize,
 }
 
-/// The header's length in a file of `version`.
-pub const fn header_len(version: u16) -> usize {
-    if version == VERSION_1 {
-        HEADER_LEN_V1
-    } else {
-        HEADER_LEN
+impl Layout {
+    /// The layout of a header of any version; `bytes` must hold at least
+    /// `HEADER_LEN_V1` bytes.
+    pub const fn of(bytes: &[u8]) -> Layout {
+        if u16::from_le_bytes([bytes[8], bytes[9]]) == VERSION_1 {
+            Layout {
+                header_len: HEADER_LEN_V1,
+                buckets: 1,
+                scales_at: 14,
+            }
+        } else {
+            Layout {
+                header_len: HEADER_LEN,
+                buckets: u16::from_le_bytes([bytes[14], bytes[15]]) as usize,
+                scales_at: 16,
+            }
+        }
+    }
+
+    /// Offset of the eval scale.
+    pub const fn eval_scale_at(self) -> usize {
+        self.scales_at + 4
+    }
+
+    /// Offset of the checksum.
+    pub const fn checksum_at(self) -> usize {
+        self.header_len - 8
     }
 }
 
@@ -161,7 +184,10 @@ impl fmt::Display for NetError {
             }
             NetError::NotANetwork => write!(f, "not a Kiln network (no KILNNNUE header)"),
             NetError::UnsupportedVersion(v) => {
-                write!(f, "format version {v} (this build reads {VERSION})")
+                write!(
+                    f,
+                    "format version {v} (this build reads {VERSION_1} to {VERSION})"
+                )
             }
             NetError::Mismatch {
                 field,
@@ -236,8 +262,7 @@ pub fn write(net: &Weights) -> Vec<u8> {
 
 /// The checksum stored in a checked file's header.
 pub fn stored_checksum(bytes: &[u8]) -> u64 {
-    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-    let at = header_len(version) - 8;
+    let at = Layout::of(bytes).checksum_at();
     u64::from_le_bytes(bytes[at..at + 8].try_into().expect("a checked header"))
 }
 
@@ -254,11 +279,11 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     if version != VERSION && version != VERSION_1 {
         return Err(NetError::UnsupportedVersion(version));
     }
-    let header = header_len(version);
-    if bytes.len() < header {
+    let layout = Layout::of(bytes);
+    if bytes.len() < layout.header_len {
         return Err(NetError::Truncated { len: bytes.len() });
     }
-    let (buckets, shift) = buckets_and_shift(bytes);
+    let buckets = layout.buckets;
     let expect = |field: &'static str, file: i64, expected: i64| {
         if file == expected {
             Ok(())
@@ -278,13 +303,13 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
         return Err(NetError::BadBuckets(buckets));
     }
-    expect("QA", u16_at(14 + shift) as i16 as i64, QA as i64)?;
-    expect("QB", u16_at(16 + shift) as i16 as i64, QB as i64)?;
-    let eval_scale = u16_at(18 + shift) as i16 as i32;
+    expect("QA", u16_at(layout.scales_at) as i16 as i64, QA as i64)?;
+    expect("QB", u16_at(layout.scales_at + 2) as i16 as i64, QB as i64)?;
+    let eval_scale = u16_at(layout.eval_scale_at()) as i16 as i32;
     if !(MIN_EVAL_SCALE..=MAX_EVAL_SCALE).contains(&eval_scale) {
         return Err(NetError::BadEvalScale(eval_scale));
     }
-    let expected = header + body_len(hidden, buckets);
+    let expected = layout.header_len + body_len(hidden, buckets);
     if bytes.len() != expected {
         return Err(NetError::WrongLength {
             len: bytes.len(),
@@ -292,7 +317,7 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
         });
     }
     let stored = stored_checksum(bytes);
-    let body = &bytes[header..];
+    let body = &bytes[layout.header_len..];
     let computed = fnv1a(body);
     if stored != computed {
         return Err(NetError::Checksum {
@@ -329,6 +354,28 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     })
 }
 
+/// `net` as a version 1 file (one bucket only), for tests of the reader.
+#[cfg(test)]
+pub fn write_version_1(net: &Weights) -> Vec<u8> {
+    assert_eq!(net.buckets, 1, "version 1 has one output bucket");
+    let mut bytes = write(net);
+    bytes.drain(14..16);
+    bytes[8..10].copy_from_slice(&VERSION_1.to_le_bytes());
+    bytes
+}
+
+#[cfg(test)]
+impl Weights {
+    /// The same network with its first output bucket only.
+    pub fn first_bucket_only(&self) -> Weights {
+        let mut single = self.clone();
+        single.buckets = 1;
+        single.w2.truncate(2 * self.hidden);
+        single.b2.truncate(1);
+        single
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,21 +405,10 @@ mod tests {
         }
     }
 
-    /// A version 1 file: the same fields without the bucket count.
-    fn version_1(net: &Weights) -> Vec<u8> {
-        assert_eq!(net.buckets, 1);
-        let current = write(net);
-        let mut old = current[..HEADER_LEN].to_vec();
-        old.drain(14..16);
-        old[8..10].copy_from_slice(&VERSION_1.to_le_bytes());
-        old.extend_from_slice(&current[HEADER_LEN..]);
-        old
-    }
-
     #[test]
     fn version_1_files_are_read_as_one_bucket() {
         let net = small(1);
-        let old = version_1(&net);
+        let old = write_version_1(&net);
         assert_eq!(old.len(), HEADER_LEN_V1 + body_len(4, 1));
         assert_eq!(read(&old), Ok(net.clone()));
         assert_eq!(stored_checksum(&old), stored_checksum(&write(&net)));

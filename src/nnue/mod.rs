@@ -106,12 +106,8 @@ impl Network {
     /// The weights of a file that the build script has already checked
     /// (`file::read`), at compile time.
     const fn decode(bytes: &[u8]) -> Network {
-        const fn u16_at(bytes: &[u8], i: usize) -> u16 {
-            u16::from_le_bytes([bytes[i], bytes[i + 1]])
-        }
-        let version = u16_at(bytes, 8);
-        let header = file::header_len(version);
-        let (buckets, shift) = file::buckets_and_shift(bytes);
+        let layout = file::Layout::of(bytes);
+        let (header, buckets) = (layout.header_len, layout.buckets);
         /// Fills `out` with the file's words from `index` on; returns the
         /// index after them.
         const fn words(bytes: &[u8], header: usize, mut index: usize, out: &mut [i16]) -> usize {
@@ -130,7 +126,10 @@ impl Network {
             w2: [[[0; HIDDEN]; 2]; MAX_OUTPUT_BUCKETS],
             b2: [0; MAX_OUTPUT_BUCKETS],
             buckets,
-            eval_scale: u16_at(bytes, 18 + shift) as i16 as i32,
+            eval_scale: i16::from_le_bytes([
+                bytes[layout.eval_scale_at()],
+                bytes[layout.eval_scale_at() + 1],
+            ]) as i32,
         };
         let mut index = 0;
         let mut f = 0;
@@ -339,13 +338,7 @@ mod tests {
         let check = || {
             let weights = file::read(NETWORK_BYTES).unwrap();
             let current = file::write(&weights);
-            let mut single = weights.clone();
-            single.buckets = 1;
-            single.w2.truncate(2 * HIDDEN);
-            single.b2.truncate(1);
-            let mut old = file::write(&single);
-            old.drain(14..16);
-            old[8..10].copy_from_slice(&file::VERSION_1.to_le_bytes());
+            let old = file::write_version_1(&weights.first_bucket_only());
             for bytes in [current, old] {
                 let decoded = Box::new(Network::decode(&bytes));
                 let read = Network::from_bytes(&bytes).unwrap();
