@@ -94,6 +94,31 @@ pub const fn output_bucket(pieces: usize, buckets: usize) -> usize {
     }
 }
 
+/// Checks a network shape against the file format's limits: what `read`
+/// checks a header with and what the trainer checks its settings with.
+pub fn check_shape(hidden: usize, buckets: usize) -> Result<(), NetError> {
+    if hidden == 0 || hidden > MAX_HIDDEN {
+        return Err(NetError::BadHidden(hidden));
+    }
+    if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
+        return Err(NetError::BadBuckets(buckets));
+    }
+    Ok(())
+}
+
+/// The output layer of `bucket` in a `w2` laid out as in the file
+/// (`buckets × 2 × hidden`): the side to move's half, then the other's.
+#[inline]
+pub fn output_layer<T>(w2: &[T], hidden: usize, bucket: usize) -> &[T] {
+    &w2[bucket * 2 * hidden..][..2 * hidden]
+}
+
+/// `output_layer`, writable.
+#[inline]
+pub fn output_layer_mut<T>(w2: &mut [T], hidden: usize, bucket: usize) -> &mut [T] {
+    &mut w2[bucket * 2 * hidden..][..2 * hidden]
+}
+
 /// Where a header's fields sit, which depends on its version: version 1
 /// has no bucket field, so its later fields sit 2 bytes earlier and its
 /// header is 28 bytes long.
@@ -297,12 +322,7 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     };
     expect("inputs", u16_at(10) as i64, INPUTS as i64)?;
     let hidden = u16_at(12) as usize;
-    if hidden == 0 || hidden > MAX_HIDDEN {
-        return Err(NetError::BadHidden(hidden));
-    }
-    if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
-        return Err(NetError::BadBuckets(buckets));
-    }
+    check_shape(hidden, buckets)?;
     expect("QA", u16_at(layout.scales_at) as i16 as i64, QA as i64)?;
     expect("QB", u16_at(layout.scales_at + 2) as i16 as i64, QB as i64)?;
     let eval_scale = u16_at(layout.eval_scale_at()) as i16 as i32;

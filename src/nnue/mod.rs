@@ -283,7 +283,7 @@ impl Weights {
                 .sum()
         };
         let bucket = output_bucket(n, self.buckets);
-        let w2 = &self.w2[bucket * 2 * h..][..2 * h];
+        let w2 = file::output_layer(&self.w2, h, bucket);
         let sum = half(&ours, &w2[..h]) + half(&theirs, &w2[h..]);
         scale_output(sum, self.b2[bucket], self.eval_scale)
     }

@@ -24,10 +24,9 @@ use crate::chess::Color;
 use crate::datagen::format::{GameReader, SampleFilter};
 use crate::datagen::Rng;
 use crate::eval::evaluate;
-use crate::nnue::file::{MAX_EVAL_SCALE, MIN_EVAL_SCALE};
+use crate::nnue::file::{output_layer, output_layer_mut, MAX_EVAL_SCALE, MIN_EVAL_SCALE};
 use crate::nnue::{
-    self, active_features, mirror, output_bucket, Weights, INPUTS, MAX_ACTIVE, MAX_OUTPUT_BUCKETS,
-    QA, QB,
+    self, active_features, mirror, output_bucket, NetError, Weights, INPUTS, MAX_ACTIVE, QA, QB,
 };
 use std::fmt;
 use std::io::Write;
@@ -101,10 +100,8 @@ pub enum TrainError {
     Data(String),
     /// The filter kept no training position.
     NoSamples,
-    /// The hidden size is 0 or above the file format's limit.
-    BadHidden(usize),
-    /// The bucket count is 0 or above the file format's limit.
-    BadBuckets(usize),
+    /// The hidden size or bucket count is outside the file format's limits.
+    Shape(NetError),
     /// The network could not be written.
     Write(String),
 }
@@ -114,12 +111,7 @@ impl fmt::Display for TrainError {
         match self {
             TrainError::Data(e) => write!(f, "{e}"),
             TrainError::NoSamples => write!(f, "no training positions in the data"),
-            TrainError::BadHidden(h) => {
-                write!(f, "hidden size {h} (1..={})", nnue::file::MAX_HIDDEN)
-            }
-            TrainError::BadBuckets(b) => {
-                write!(f, "{b} output buckets (1..={MAX_OUTPUT_BUCKETS})")
-            }
+            TrainError::Shape(e) => write!(f, "{e}"),
             TrainError::Write(e) => write!(f, "{e}"),
         }
     }
@@ -343,7 +335,7 @@ impl FloatNetwork {
     /// The output layer of `bucket`.
     fn output(&self, ours: &[f32], theirs: &[f32], bucket: usize) -> f32 {
         let h = self.hidden;
-        let w2 = &self.w2[bucket * 2 * h..][..2 * h];
+        let w2 = output_layer(&self.w2, h, bucket);
         let screlu = |x: f32| {
             let c = x.clamp(0.0, 1.0);
             c * c
@@ -393,8 +385,8 @@ impl FloatNetwork {
             error += (diff * diff) as f64;
             let d_out = 2.0 * diff * p * (1.0 - p);
             grad.b2[bucket] += d_out;
-            let w2 = &self.w2[bucket * 2 * h..][..2 * h];
-            let g2 = &mut grad.w2[bucket * 2 * h..][..2 * h];
+            let w2 = output_layer(&self.w2, h, bucket);
+            let g2 = output_layer_mut(&mut grad.w2, h, bucket);
             for i in 0..h {
                 let (a, b) = (ours[i], theirs[i]);
                 let (ca, cb) = (a.clamp(0.0, 1.0), b.clamp(0.0, 1.0));
@@ -604,12 +596,7 @@ pub fn train(
     eval_scale: i32,
     log: &mut impl Write,
 ) -> Result<Report, TrainError> {
-    if config.hidden == 0 || config.hidden > nnue::file::MAX_HIDDEN {
-        return Err(TrainError::BadHidden(config.hidden));
-    }
-    if config.buckets == 0 || config.buckets > MAX_OUTPUT_BUCKETS {
-        return Err(TrainError::BadBuckets(config.buckets));
-    }
+    nnue::file::check_shape(config.hidden, config.buckets).map_err(TrainError::Shape)?;
     if train.is_empty() {
         return Err(TrainError::NoSamples);
     }
@@ -865,6 +852,30 @@ mod tests {
         assert!(improves(Some(f64::NAN), 0.5));
         assert!(!improves(Some(0.01), f64::NAN));
         assert!(improves(None, f64::INFINITY));
+    }
+
+    #[test]
+    fn shapes_outside_the_file_format_are_refused_before_training() {
+        let refused = |hidden, buckets| {
+            let config = Config {
+                hidden,
+                buckets,
+                ..Config::default()
+            };
+            match train(&config, &mut [], &[], 100, &mut std::io::sink()) {
+                Err(TrainError::Shape(e)) => Some(e),
+                _ => None,
+            }
+        };
+        assert_eq!(refused(0, 8), Some(NetError::BadHidden(0)));
+        let too_wide = nnue::file::MAX_HIDDEN + 1;
+        assert_eq!(refused(too_wide, 8), Some(NetError::BadHidden(too_wide)));
+        assert_eq!(refused(256, 0), Some(NetError::BadBuckets(0)));
+        assert_eq!(refused(256, 9), Some(NetError::BadBuckets(9)));
+        // A legal shape gets as far as the (empty) data.
+        let config = Config::default();
+        let empty = train(&config, &mut [], &[], 100, &mut std::io::sink());
+        assert!(matches!(empty, Err(TrainError::NoSamples)));
     }
 
     #[test]
