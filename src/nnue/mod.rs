@@ -206,7 +206,7 @@ impl Network {
 /// `datagen`), rather than the hand-written evaluation: not until a
 /// network trained on 20 M positions beats the hand-written evaluation in
 /// an SPRT at fixed nodes, confirmed at 10+0.1 (`networks/README.md`:
-/// kiln-1, on 4.75 M, has passed the fixed-node SPRT only).
+/// kiln-1 passes both but learned from only 4.75 M).
 pub const USE_NNUE_DEFAULT: bool = false;
 
 /// Which evaluation the search runs.
