@@ -119,6 +119,9 @@ pub fn output_layer_mut<T>(w2: &mut [T], hidden: usize, bucket: usize) -> &mut [
     &mut w2[bucket * 2 * hidden..][..2 * hidden]
 }
 
+/// Offset of the bucket count in a version 2 header (version 1 has none).
+pub const BUCKETS_AT: usize = 14;
+
 /// Where a header's fields sit, which depends on its version: version 1
 /// has no bucket field, so its later fields sit 2 bytes earlier and its
 /// header is 28 bytes long.
@@ -140,13 +143,14 @@ impl Layout {
             Layout {
                 header_len: HEADER_LEN_V1,
                 buckets: 1,
-                scales_at: 14,
+                // QA takes the place of version 2's bucket count.
+                scales_at: BUCKETS_AT,
             }
         } else {
             Layout {
                 header_len: HEADER_LEN,
-                buckets: u16::from_le_bytes([bytes[14], bytes[15]]) as usize,
-                scales_at: 16,
+                buckets: u16::from_le_bytes([bytes[BUCKETS_AT], bytes[BUCKETS_AT + 1]]) as usize,
+                scales_at: BUCKETS_AT + 2,
             }
         }
     }
@@ -379,7 +383,7 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
 pub fn write_version_1(net: &Weights) -> Vec<u8> {
     assert_eq!(net.buckets, 1, "version 1 has one output bucket");
     let mut bytes = write(net);
-    bytes.drain(14..16);
+    bytes.drain(BUCKETS_AT..BUCKETS_AT + 2);
     bytes[8..10].copy_from_slice(&VERSION_1.to_le_bytes());
     bytes
 }
@@ -473,11 +477,11 @@ mod tests {
         assert_eq!(read(&bad), Err(NetError::BadHidden(0)));
         for buckets in [0, MAX_OUTPUT_BUCKETS as u16 + 1] {
             let mut bad = bytes.clone();
-            bad[14..16].copy_from_slice(&buckets.to_le_bytes());
+            bad[BUCKETS_AT..BUCKETS_AT + 2].copy_from_slice(&buckets.to_le_bytes());
             assert_eq!(read(&bad), Err(NetError::BadBuckets(buckets as usize)));
         }
         let mut bad = bytes.clone();
-        bad[14] = 3;
+        bad[BUCKETS_AT] = 3;
         assert!(matches!(read(&bad), Err(NetError::WrongLength { .. })));
         assert!(matches!(
             read(&bytes[..bytes.len() - 1]),
