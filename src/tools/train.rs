@@ -10,7 +10,9 @@
 //! to the training data (`fit_eval_scale`: the scale at which
 //! `sigmoid(score / scale)` best predicts the results) unless given, so
 //! that both halves of the target, and the network's output times the
-//! scale, are on the teacher's centipawn scale. Training is Adam on
+//! scale, are on the teacher's centipawn scale; data files from different
+//! teachers each get the scale fitted to their own results, and the
+//! output scale is fitted to all of them. Training is Adam on
 //! shuffled mini-batches, the batch's gradient summed over all threads;
 //! every weight is kept within `WEIGHT_CLIP` so the quantised network
 //! (`QA`, `QB`) represents it, and the accumulator cannot overflow i16.
@@ -68,7 +70,8 @@ pub struct Config {
     pub max_positions: usize,
     /// Also train on every position mirrored left to right (see `mirror_files`).
     pub mirror: bool,
-    /// Centipawns per unit of output; `None`: fitted to the data.
+    /// Centipawns per unit of output, and the scale every file's scores
+    /// are read on; `None`: fitted to the data (see `load`).
     pub eval_scale: Option<i32>,
 }
 
@@ -160,11 +163,17 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 /// The training and validation samples of the data files, with their
-/// targets, on the eval scale fitted to them unless `config` gives one.
+/// targets. Without a scale in `config`, each file's scores become win
+/// chances on the scale fitted to that file's own results (teachers differ:
+/// kiln-1's self-play needs 191 cp where the hand-written evaluation's
+/// needs 145, its games being more drawn), and the network's output scale
+/// is the one fitted to all of them.
 pub fn load(config: &Config) -> Result<Loaded, TrainError> {
     let mut train = Vec::new();
     let mut validation = Vec::new();
     let mut classical = Vec::new();
+    // Where each file's samples end in `train` and `validation`.
+    let mut file_ends = Vec::new();
     let mut index = 0usize;
     for path in &config.data {
         let data_error =
@@ -204,18 +213,33 @@ pub fn load(config: &Config) -> Result<Loaded, TrainError> {
                 }
             }
         }
+        file_ends.push((train.len(), validation.len()));
     }
     if train.is_empty() {
         return Err(TrainError::NoSamples);
     }
-    let eval_scale = config.eval_scale.unwrap_or_else(|| {
-        // Mirrored copies (pushed right after each original) add nothing here.
-        let originals = train.iter().step_by(1 + config.mirror as usize);
-        fit_eval_scale(originals).round() as i32
-    });
-    for sample in train.iter_mut().chain(validation.iter_mut()) {
-        sample.target = config.result_weight * sample.result
-            + (1.0 - config.result_weight) * sigmoid(sample.score / eval_scale as f32);
+    // Mirrored copies (pushed right after each original) add nothing to a fit.
+    let step = 1 + config.mirror as usize;
+    let fit = |samples: &[TrainSample]| fit_eval_scale(samples.iter().step_by(step)).round() as i32;
+    let eval_scale = config.eval_scale.unwrap_or_else(|| fit(&train));
+    let mut file_scales = Vec::new();
+    let (mut train_start, mut validation_start) = (0, 0);
+    for (path, &(train_end, validation_end)) in config.data.iter().zip(&file_ends) {
+        let own = &train[train_start..train_end];
+        let scale = match config.eval_scale {
+            Some(given) => given,
+            None if own.is_empty() => eval_scale,
+            None => fit(own),
+        };
+        let samples = train[train_start..train_end]
+            .iter_mut()
+            .chain(&mut validation[validation_start..validation_end]);
+        for sample in samples {
+            sample.target = config.result_weight * sample.result
+                + (1.0 - config.result_weight) * sigmoid(sample.score / scale as f32);
+        }
+        file_scales.push((path.clone(), scale));
+        (train_start, validation_start) = (train_end, validation_end);
     }
     let classical_error: f64 = validation
         .iter()
@@ -227,6 +251,7 @@ pub fn load(config: &Config) -> Result<Loaded, TrainError> {
         validation,
         classical_validation_loss: classical_error / classical.len().max(1) as f64,
         eval_scale,
+        file_scales,
     })
 }
 
@@ -251,8 +276,10 @@ pub struct Loaded {
     /// The loss of the hand-written evaluation's static scores on the
     /// validation set: what a network's validation loss compares with.
     pub classical_validation_loss: f64,
-    /// The eval scale the targets were made with.
+    /// The network's output scale (centipawns per unit).
     pub eval_scale: i32,
+    /// Each data file with the scale its scores were read on.
+    pub file_scales: Vec<(PathBuf, i32)>,
 }
 
 /// The network in floats, as it trains (and its gradient, same shape).
@@ -661,6 +688,7 @@ pub fn run(config: &Config, log: &mut impl Write) -> Result<Report, TrainError> 
         validation,
         classical_validation_loss,
         eval_scale,
+        file_scales,
     } = load(config)?;
     let how = if config.eval_scale.is_some() {
         "given"
@@ -671,6 +699,11 @@ pub fn run(config: &Config, log: &mut impl Write) -> Result<Report, TrainError> 
         log,
         "eval scale: {eval_scale} cp ({how}); hand-written evaluation: validation loss {classical_validation_loss:.6}"
     );
+    if file_scales.len() > 1 {
+        for (path, scale) in &file_scales {
+            let _ = writeln!(log, "  {}: scores read at {scale} cp", path.display());
+        }
+    }
     let report = train(config, &mut train_set, &validation, eval_scale, log)?;
     let bytes = nnue::file::write(&report.network.quantise());
     if let Some(dir) = config.out.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -835,6 +868,64 @@ mod tests {
             .collect();
         let scale = fit_eval_scale(samples.iter());
         assert!((scale - 150.0).abs() < 6.0, "{scale}");
+    }
+
+    /// A second teacher whose centipawns are twice the first's (the same
+    /// games, every score doubled): its file is read at twice the scale, so
+    /// each position gets the same target from both files; a given scale
+    /// reads both files alike.
+    #[test]
+    fn each_data_file_is_read_at_the_scale_of_its_own_results() {
+        use crate::datagen::format::{encode_game, write_header};
+        let data = small_data("scales");
+        let doubled = data.with_file_name("doubled.kgame");
+        let mut out = std::fs::File::create(&doubled).unwrap();
+        write_header(&mut out).unwrap();
+        let file = std::fs::File::open(&data).unwrap();
+        for game in GameReader::new(std::io::BufReader::new(file)).unwrap() {
+            let mut game = game.unwrap();
+            for ply in &mut game.plies {
+                // Mate scores (above 15,000) stay mate scores.
+                if ply.score.abs() <= 15_000 {
+                    ply.score *= 2;
+                }
+            }
+            out.write_all(&encode_game(&game)).unwrap();
+        }
+        drop(out);
+        let config = Config {
+            data: vec![data.clone(), doubled],
+            mirror: false,
+            ..Config::default()
+        };
+        let loaded = load(&config).unwrap();
+        let [(_, first), (_, second)] = loaded.file_scales[..] else {
+            panic!("{:?}", loaded.file_scales);
+        };
+        assert!((second - 2 * first).abs() <= 2, "{first} and {second}");
+        assert!(first < loaded.eval_scale && loaded.eval_scale < second);
+        let (a, b) = loaded.train.split_at(loaded.train.len() / 2);
+        assert_eq!(a.len(), b.len());
+        let largest_gap = a
+            .iter()
+            .zip(b)
+            .map(|(a, b)| (a.target - b.target).abs())
+            .fold(0.0, f32::max);
+        assert!(largest_gap < 0.01, "targets differ by {largest_gap}");
+
+        let given = load(&Config {
+            eval_scale: Some(first),
+            ..config
+        })
+        .unwrap();
+        assert_eq!(given.eval_scale, first);
+        assert!(given.file_scales.iter().all(|&(_, s)| s == first));
+        let (a, b) = given.train.split_at(given.train.len() / 2);
+        assert!(a
+            .iter()
+            .zip(b)
+            .any(|(a, b)| (a.target - b.target).abs() > 0.05));
+        let _ = std::fs::remove_dir_all(data.parent().unwrap());
     }
 
     #[test]
