@@ -109,3 +109,22 @@ fn runs_append_and_a_partial_record_is_cut_off() {
     assert!(whole > HEADER_LEN as u64);
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+/// With several threads, `--games N` writes exactly N games: a thread that
+/// finishes a game after the count was reached (or after another thread's
+/// write failed) drops it rather than appending it.
+#[test]
+fn several_threads_write_exactly_the_games_asked_for() {
+    for seed in 0..8 {
+        let path = temp_file(&format!("threads-{seed}"));
+        let cfg = Config {
+            threads: 2,
+            soft_nodes: 40,
+            ..config(&path, 3, seed, Starts::Standard)
+        };
+        let summary = datagen::run(&cfg, &mut std::io::sink()).unwrap();
+        assert_eq!(summary.games, 3, "seed {seed}");
+        assert_eq!(read_games(&path).len(), 3, "seed {seed}");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+}

@@ -457,7 +457,7 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
                     };
                     let record = encode_game(&game);
                     let mut out = file.lock().unwrap_or_else(|e| e.into_inner());
-                    if stop.load(Ordering::Relaxed) && done() {
+                    if stop.load(Ordering::Relaxed) || done() {
                         break;
                     }
                     // One write of a whole record: a crash leaves at most a
