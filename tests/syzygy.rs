@@ -326,4 +326,11 @@ fn uci_bad_paths_are_reported_and_the_engine_goes_on() {
         .sync()
         .iter()
         .any(|l| l.starts_with("info string found 70 ")));
+    // A bad path then is refused, and the tables loaded stay in use.
+    e.send("setoption name SyzygyPath value /nonexistent/kiln-tables");
+    assert_eq!(errors(&e.sync()).len(), 1);
+    e.send(&format!("position fen {KRVK_WIN}"));
+    e.send("go depth 5");
+    let (_, lines) = e.bestmove(30);
+    assert!(last_tbhits(&lines) > 0, "{lines:?}");
 }

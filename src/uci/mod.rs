@@ -250,7 +250,7 @@ impl Engine {
 
     fn cmd_setoption(&mut self, args: &[&str]) -> Result<(), UciError> {
         let (spec, value) = options::parse_setoption(args)?;
-        let changes_table = matches!(
+        let refused_during_search = matches!(
             spec.id,
             OptionId::Hash
                 | OptionId::ClearHash
@@ -259,7 +259,7 @@ impl Engine {
                 | OptionId::UseNnue
                 | OptionId::EvalFile
         );
-        if changes_table && self.searching() {
+        if refused_during_search && self.searching() {
             return Err(UciError::OptionDuringSearch(spec.name));
         }
         match (spec.id, &value) {
@@ -305,8 +305,8 @@ impl Engine {
                 self.options.set(spec, &value);
             }
             (OptionId::SyzygyPath, OptionValue::Text(path)) => {
-                self.options.set(spec, &value);
                 self.load_tablebases(path)?;
+                self.options.set(spec, &value);
             }
             (OptionId::EvalFile, OptionValue::Text(path)) => {
                 self.load_network(path)?;
@@ -386,16 +386,20 @@ impl Engine {
     }
 
     /// Replaces the loaded tables with those in `path` (none when empty).
-    /// The old tables are closed first: the prober holds one set at a time.
+    /// A path that cannot be read, or tables the prober refuses, leave the
+    /// old tables in use. The old tables are closed before the new ones
+    /// open (the prober holds one set at a time), and opened again when
+    /// the new ones fail.
     fn load_tablebases(&mut self, path: &str) -> Result<(), UciError> {
         self.join_worker();
-        self.tablebases = None;
         if path.is_empty() {
+            self.tablebases = None;
             say("info string tablebases off");
             return Ok(());
         }
         let files = crate::syzygy::scan(path).map_err(UciError::Syzygy)?;
         let incomplete = files.incomplete;
+        let previous = self.tablebases.take().map(|t| t.files().clone());
         let tables = match Tablebases::open(files) {
             None => {
                 say(&format!(
@@ -404,7 +408,14 @@ impl Engine {
                 ));
                 return Ok(());
             }
-            Some(opened) => opened.map_err(UciError::Syzygy)?,
+            Some(Ok(opened)) => opened,
+            Some(Err(e)) => {
+                self.tablebases = previous
+                    .and_then(Tablebases::open)
+                    .and_then(Result::ok)
+                    .map(Arc::new);
+                return Err(UciError::Syzygy(e));
+            }
         };
         let found = tables.files();
         let skipped = if incomplete > 0 {
