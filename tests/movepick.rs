@@ -7,7 +7,7 @@
 
 use kiln::chess::movegen::generate;
 use kiln::chess::{legal_moves, Move, MoveList, Position};
-use kiln::datagen::Rng;
+use kiln::rng::Rng;
 use kiln::search::history::{Continuations, History};
 use kiln::search::movepick::MovePicker;
 use std::collections::HashSet;

@@ -9,6 +9,7 @@ pub mod format;
 use crate::chess::{legal_moves, Color, Position};
 use crate::eval::insufficient_material;
 use crate::nnue::EvalChoice;
+use crate::rng::{time_seed, Rng};
 use crate::search::history::History;
 use crate::search::time::Limits;
 use crate::search::tt::TranspositionTable;
@@ -86,41 +87,11 @@ impl Default for Config {
     }
 }
 
-/// A seed that differs from run to run.
-pub fn time_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0x2545_F491_4F6C_DD1D, |d| d.as_nanos() as u64)
-}
-
 /// Counts of what a run wrote.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     pub games: u64,
     pub positions: u64,
-}
-
-/// A small, fast, seedable generator (SplitMix64) for opening moves.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
 }
 
 /// The back rank of Chess960 start number `n` (0..960, Scharnagl numbering).

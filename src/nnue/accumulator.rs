@@ -227,8 +227,8 @@ mod tests {
     use super::*;
     use crate::chess::testdata::perft_suite;
     use crate::chess::{legal_moves, MoveKind};
-    use crate::datagen::Rng;
     use crate::nnue::{file, Weights, EMBEDDED, NETWORK_BYTES};
+    use crate::rng::Rng;
 
     /// Random walks from every perft-suite position and the first
     /// Chess960 starts, as a search walks: moves and null moves pushed,

@@ -238,7 +238,7 @@ mod tests {
 
     #[test]
     fn output_sums_match_the_definition_on_random_rows() {
-        let mut rng = crate::datagen::Rng::new(7);
+        let mut rng = crate::rng::Rng::new(7);
         let mut value = |lo: i32, hi: i32| lo + rng.below((hi - lo + 1) as usize) as i32;
         for _ in 0..200 {
             let mut ours = [0i16; HIDDEN];

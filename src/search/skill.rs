@@ -54,6 +54,7 @@ use super::score::{is_decisive, INFINITY, MATE, TB_WIN_BOUND};
 use super::threads::SearchRequest;
 use crate::chess::movegen::has_legal_move;
 use crate::chess::Position;
+use crate::rng::Rng;
 
 /// The lowest rating `UCI_Elo` accepts.
 pub const SKILL_MIN_ELO: i64 = 1_000;
@@ -199,7 +200,7 @@ impl Skill {
         if total <= 0.0 {
             return top;
         }
-        let mut roll = unit_interval(splitmix64(self.seed)) * total;
+        let mut roll = Rng::new(self.seed).unit() * total;
         for (i, &w) in weights.iter().enumerate() {
             if roll < w {
                 return i;
@@ -246,19 +247,6 @@ fn mates_at_once(root: &Position, rm: &RootMove) -> bool {
     let mut pos = *root;
     pos.make_move(rm.mv);
     pos.in_check() && !has_legal_move(&pos)
-}
-
-/// One step of SplitMix64: a well-mixed 64-bit value from `seed`.
-fn splitmix64(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// `bits` as a number in [0, 1).
-fn unit_interval(bits: u64) -> f64 {
-    (bits >> 11) as f64 / (1u64 << 53) as f64
 }
 
 #[cfg(test)]

@@ -24,12 +24,12 @@ use super::adam::{Moments, Step};
 use super::golden::golden_section_minimum;
 use crate::chess::Color;
 use crate::datagen::format::{GameReader, SampleFilter};
-use crate::datagen::Rng;
 use crate::eval::evaluate;
 use crate::nnue::file::{output_layer, output_layer_mut, MAX_EVAL_SCALE, MIN_EVAL_SCALE};
 use crate::nnue::{
     self, active_features, mirror, output_bucket, NetError, Weights, INPUTS, MAX_ACTIVE, QA, QB,
 };
+use crate::rng::Rng;
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;

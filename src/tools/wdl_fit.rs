@@ -293,7 +293,7 @@ pub fn run(paths: &[PathBuf], log: &mut impl Write) -> Result<WdlModel, WdlFitEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::Rng;
+    use crate::rng::Rng;
 
     /// Draws results from a known model; the fit must find it again.
     #[test]

@@ -20,6 +20,7 @@ use crate::book::Book;
 use crate::chess::{Move, Position};
 use crate::eval;
 use crate::nnue::{self, EvalChoice, Network};
+use crate::rng::{time_seed, Rng};
 use crate::search::history::History;
 use crate::search::skill::limited_elo;
 use crate::search::tt::TranspositionTable;
@@ -70,7 +71,8 @@ pub struct Engine {
     tablebases: Option<Arc<Tablebases>>,
     /// The network `EvalFile` loaded (`None`: the embedded one).
     loaded_network: Option<Arc<Network>>,
-    rng: u64,
+    /// Book-move rolls and skill seeds.
+    rng: Rng,
 }
 
 fn say(line: &str) {
@@ -90,9 +92,6 @@ impl Default for Engine {
 
 impl Engine {
     pub fn new() -> Engine {
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0x9E37_79B9, |d| d.as_nanos() as u64);
         Engine {
             position: Position::startpos(),
             game_keys: Vec::new(),
@@ -107,7 +106,7 @@ impl Engine {
             book: Book::embedded(),
             tablebases: None,
             loaded_network: None,
-            rng: seed | 1,
+            rng: Rng::new(time_seed()),
         }
     }
 
@@ -445,13 +444,6 @@ impl Engine {
         Ok(())
     }
 
-    fn next_random(&mut self) -> u64 {
-        self.rng ^= self.rng << 13;
-        self.rng ^= self.rng >> 7;
-        self.rng ^= self.rng << 17;
-        self.rng
-    }
-
     fn cmd_go(&mut self, args: &[&str]) -> Result<(), UciError> {
         if self.searching() {
             say("info string a search is already running; stopping it first");
@@ -496,7 +488,7 @@ impl Engine {
             && go.searchmoves.is_empty()
             && self.position.game_ply() < self.options.book_depth
         {
-            let roll = self.next_random();
+            let roll = self.rng.next_u64();
             if let Some(mv) = self.book.choose(&self.position, roll) {
                 let text = mv.to_uci(self.options.chess960);
                 say(&format!("info string book move {text}"));
@@ -510,7 +502,7 @@ impl Engine {
             self.options.elo,
             self.options.skill_level,
         )
-        .map(|elo| Skill::new(elo, self.next_random()));
+        .map(|elo| Skill::new(elo, self.rng.next_u64()));
         let req = SearchRequest {
             root: self.position,
             game_keys: self.game_keys.clone(),
