@@ -238,18 +238,13 @@ fn datagen(args: &[String]) -> ExitCode {
                 config.eval = kiln::nnue::EvalChoice::Classical;
                 true
             }
-            ("--book", Some(v)) => match std::fs::read_to_string(v) {
-                Ok(text) => {
-                    let fens = datagen::epd_fens(&text);
-                    if fens.is_empty() {
-                        eprintln!("{v}: no valid FEN");
-                        return ExitCode::from(2);
-                    }
+            ("--book", Some(v)) => match datagen::read_epd(v.as_ref()) {
+                Ok(fens) => {
                     config.starts = Starts::Book(fens);
                     true
                 }
                 Err(e) => {
-                    eprintln!("cannot read {v}: {e}");
+                    eprintln!("{v}: {e}");
                     return ExitCode::from(2);
                 }
             },
@@ -382,7 +377,7 @@ fn wdl_fit(args: &[String]) -> ExitCode {
         i += 2;
     }
     if data.is_empty() {
-        data.push("data/selfplay.kgame".into());
+        data.push(kiln::datagen::DEFAULT_DATA_FILE.into());
     }
     match kiln::tools::wdl_fit::run(&data, &mut std::io::stdout()) {
         Ok(_) => ExitCode::SUCCESS,
@@ -453,7 +448,7 @@ fn train(args: &[String]) -> ExitCode {
         i += 2;
     }
     if config.data.is_empty() {
-        config.data.push("data/selfplay.kgame".into());
+        config.data.push(kiln::datagen::DEFAULT_DATA_FILE.into());
     }
     match train::run(&config, &mut std::io::stderr()) {
         Ok(_) => ExitCode::SUCCESS,
@@ -528,7 +523,7 @@ fn tune(args: &[String]) -> ExitCode {
         i += 2;
     }
     if config.data.is_empty() {
-        config.data.push("data/selfplay.kgame".into());
+        config.data.push(kiln::datagen::DEFAULT_DATA_FILE.into());
     }
     if !dry_run {
         config.write = Some((params.into(), pst.into()));

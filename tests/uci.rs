@@ -772,6 +772,53 @@ fn genfens_prints_reproducible_openings_from_the_command_line_and_uci() {
     assert_eq!(errors(&e.sync()).len(), 1);
 }
 
+#[test]
+fn genfens_books_that_cannot_be_used_are_errors() {
+    let dir = std::env::temp_dir().join(format!("kiln-genfens-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let no_fen = dir.join("no-fen.epd");
+    std::fs::write(&no_fen, "not a position\n8/8/8 w - -\n").unwrap();
+    let one_fen = dir.join("one.epd");
+    std::fs::write(&one_fen, "4k3/8/8/8/8/8/4P3/4K3 w - - bm e4;\n").unwrap();
+    let mut e = Engine::start();
+    for (book, why) in [
+        (dir.join("missing.epd"), "No such file"),
+        (dir.clone(), "not a regular file"),
+        (no_fen, "no valid FEN"),
+    ] {
+        e.send(&format!("genfens 2 seed 1 book {}", book.display()));
+        let lines = e.sync();
+        let errors = errors(&lines);
+        assert_eq!(errors.len(), 1, "{lines:?}");
+        assert!(
+            errors[0].starts_with("info string error: genfens book '") && errors[0].contains(why),
+            "{lines:?}"
+        );
+    }
+    // The engine goes on, and a usable book is used: two random plies
+    // from its one position keep its three pieces.
+    e.send(&format!("genfens 2 seed 1 book {}", one_fen.display()));
+    let lines = e.sync();
+    let fens: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info string genfens "))
+        .collect();
+    assert_eq!(fens.len(), 2, "{lines:?}");
+    for fen in fens {
+        assert!(Position::from_fen(fen).is_ok(), "{fen}");
+        let mut pieces: Vec<char> = fen
+            .split(' ')
+            .next()
+            .unwrap()
+            .chars()
+            .filter(char::is_ascii_alphabetic)
+            .collect();
+        pieces.sort();
+        assert_eq!(pieces, ['K', 'P', 'k'], "{fen}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The nodes of the last `info depth` line of a search.
 fn searched_nodes(lines: &[String]) -> u64 {
     let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();

@@ -22,6 +22,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// Where `datagen` writes, and `train`, `tune` and `wdl-fit` read, unless told.
+pub const DEFAULT_DATA_FILE: &str = "data/selfplay.kgame";
+
 /// Adjudication: a game is won once this many consecutive plies score at
 /// least `WIN_ADJUDICATION_SCORE` for the same side (White's view)...
 pub const WIN_ADJUDICATION_PLIES: usize = 6;
@@ -73,7 +76,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            out: PathBuf::from("data/selfplay.kgame"),
+            out: PathBuf::from(DEFAULT_DATA_FILE),
             threads: 1,
             soft_nodes: 5_000,
             random_plies: 8,
@@ -150,6 +153,42 @@ pub fn chess960_fen(n: usize) -> String {
         rooks[0]
     );
     format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1")
+}
+
+/// Why an EPD file of starting positions could not be used.
+#[derive(Debug)]
+pub enum EpdError {
+    /// It could not be read.
+    Io(io::Error),
+    /// It is a directory or some other non-file.
+    NotAFile,
+    /// No line of it is a legal position.
+    NoFen,
+}
+
+impl std::fmt::Display for EpdError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EpdError::Io(e) => write!(f, "{e}"),
+            EpdError::NotAFile => write!(f, "not a regular file"),
+            EpdError::NoFen => write!(f, "no valid FEN"),
+        }
+    }
+}
+
+impl std::error::Error for EpdError {}
+
+/// The FENs of the EPD file at `path` (see `epd_fens`), at least one.
+pub fn read_epd(path: &std::path::Path) -> Result<Vec<String>, EpdError> {
+    if !std::fs::metadata(path).map_err(EpdError::Io)?.is_file() {
+        return Err(EpdError::NotAFile);
+    }
+    let text = std::fs::read_to_string(path).map_err(EpdError::Io)?;
+    let fens = epd_fens(&text);
+    if fens.is_empty() {
+        return Err(EpdError::NoFen);
+    }
+    Ok(fens)
 }
 
 /// The FENs of an EPD text: each line's first six fields (or its first four

@@ -78,7 +78,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            data: vec![PathBuf::from("data/selfplay.kgame")],
+            data: vec![PathBuf::from(crate::datagen::DEFAULT_DATA_FILE)],
             out: PathBuf::from("data/kiln.nnue"),
             hidden: nnue::HIDDEN,
             buckets: 8,

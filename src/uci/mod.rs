@@ -658,7 +658,12 @@ impl Engine {
         let request = parse::parse_genfens(args)?;
         let book = match &request.book {
             None => None,
-            Some(path) => Some(read_epd(path)?),
+            Some(path) => Some(crate::datagen::read_epd(path.as_ref()).map_err(|e| {
+                UciError::GenfensBook {
+                    path: path.to_string(),
+                    reason: e.to_string(),
+                }
+            })?),
         };
         for fen in crate::datagen::genfens(request.count, request.seed, book.as_deref()) {
             say(&format!("info string genfens {fen}"));
@@ -698,24 +703,6 @@ fn bestmove_lines(result: &SearchResult, chess960: bool) -> String {
         ),
         None => format!("bestmove {}", result.best.to_uci(chess960)),
     }
-}
-
-/// The FENs of an EPD file (its first six fields, or four plus clocks).
-fn read_epd(path: &str) -> Result<Vec<String>, UciError> {
-    let failure = |reason: String| UciError::GenfensBook {
-        path: path.to_string(),
-        reason,
-    };
-    let metadata = std::fs::metadata(path).map_err(|e| failure(e.to_string()))?;
-    if !metadata.is_file() {
-        return Err(failure("not a regular file".into()));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| failure(e.to_string()))?;
-    let fens = crate::datagen::epd_fens(&text);
-    if fens.is_empty() {
-        return Err(failure("no valid FEN".into()));
-    }
-    Ok(fens)
 }
 
 /// Free memory in MB (Linux `MemAvailable`), if the system says.
