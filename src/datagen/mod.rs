@@ -277,6 +277,18 @@ struct Player {
 }
 
 impl Player {
+    /// A player with a fresh `hash_mb` table searching `soft_nodes` a move
+    /// with `eval`.
+    fn new(hash_mb: usize, soft_nodes: u64, eval: EvalChoice) -> Player {
+        Player {
+            tt: TranspositionTable::new(hash_mb),
+            histories: vec![History::default()],
+            signals: Signals::default(),
+            soft_nodes,
+            eval,
+        }
+    }
+
     /// Searches `pos` (with the game's earlier keys for repetitions):
     /// best move and score for the side to move.
     fn think(&mut self, pos: &Position, keys: &[u64]) -> (crate::chess::Move, i32) {
@@ -352,20 +364,16 @@ pub const GENFENS_MAX_COUNT: usize = 1_000_000;
 /// OpenBench's `genfens`: `count` openings from `seed`, each the start (or a
 /// random line of `book`) plus random legal plies, kept only when a short
 /// search scores it within ±`MAX_START_SCORE`. The same seed and book give
-/// the same FENs. Returns fewer only if the openings keep ending the game.
+/// the same FENs. Returns fewer only when `GENFENS_TRIES_PER_FEN` tries
+/// per opening were not enough (random plies that keep ending the game, or
+/// starts that keep scoring beyond ±`MAX_START_SCORE`).
 pub fn genfens(count: usize, seed: u64, book: Option<&[String]>) -> Vec<String> {
     let (starts, plies) = match book {
         Some(fens) if !fens.is_empty() => (Starts::Book(fens.to_vec()), GENFENS_BOOK_RANDOM_PLIES),
         _ => (Starts::Standard, GENFENS_RANDOM_PLIES),
     };
     let mut rng = Rng::new(seed);
-    let mut player = Player {
-        tt: TranspositionTable::new(1),
-        histories: vec![History::default()],
-        signals: Signals::default(),
-        soft_nodes: GENFENS_CHECK_NODES,
-        eval: EvalChoice::default(),
-    };
+    let mut player = Player::new(1, GENFENS_CHECK_NODES, EvalChoice::default());
     // Not `count` itself: a huge count must not allocate (or abort) first.
     let mut fens = Vec::with_capacity(count.min(GENFENS_MAX_COUNT));
     let mut tries = 0;
@@ -454,13 +462,8 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
             scope.spawn(move || {
                 let mut rng =
                     Rng::new(config.seed ^ (thread as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
-                let mut player = Player {
-                    tt: TranspositionTable::new(config.hash_mb),
-                    histories: vec![History::default()],
-                    signals: Signals::default(),
-                    soft_nodes: config.soft_nodes,
-                    eval: config.eval.clone(),
-                };
+                let mut player =
+                    Player::new(config.hash_mb, config.soft_nodes, config.eval.clone());
                 while !stop.load(Ordering::Relaxed) && !done() {
                     let Some(game) = player.play(config, &mut rng) else {
                         continue;
