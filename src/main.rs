@@ -54,19 +54,22 @@ fn uci_commands(lines: &[String]) -> ExitCode {
 }
 
 fn bench(args: &[String]) -> ExitCode {
-    use kiln::tools::bench::{DEFAULT_BENCH_DEPTH, DEFAULT_BENCH_THREADS};
+    use kiln::search::MAX_THREADS;
+    use kiln::tools::bench::{DEFAULT_BENCH_DEPTH, DEFAULT_BENCH_THREADS, MAX_BENCH_DEPTH};
     let usage = || {
-        eprintln!("usage: kiln bench [depth 1..64] [threads 1..1024] [nnue|classical]");
+        eprintln!(
+            "usage: kiln bench [depth 1..{MAX_BENCH_DEPTH}] [threads 1..{MAX_THREADS}] [nnue|classical]"
+        );
         ExitCode::from(2)
     };
     let depth = match args.first().map(|d| d.parse::<i32>()) {
         None => DEFAULT_BENCH_DEPTH,
-        Some(Ok(d)) if (1..=64).contains(&d) => d,
+        Some(Ok(d)) if (1..=MAX_BENCH_DEPTH).contains(&d) => d,
         Some(_) => return usage(),
     };
     let threads = match args.get(1).map(|t| t.parse::<usize>()) {
         None => DEFAULT_BENCH_THREADS,
-        Some(Ok(t)) if (1..=1024).contains(&t) => t,
+        Some(Ok(t)) if (1..=MAX_THREADS).contains(&t) => t,
         Some(_) => return usage(),
     };
     let eval = match args.get(2).map(String::as_str) {
@@ -249,7 +252,7 @@ fn datagen(args: &[String]) -> ExitCode {
                 }
             },
             ("--threads", _) => number
-                .map(|n| config.threads = n.clamp(1, 1024) as usize)
+                .map(|n| config.threads = n.clamp(1, kiln::search::MAX_THREADS as u64) as usize)
                 .is_some(),
             ("--nodes", _) => number.map(|n| config.soft_nodes = n.max(1)).is_some(),
             ("--random-plies", _) => number
@@ -259,7 +262,7 @@ fn datagen(args: &[String]) -> ExitCode {
             ("--positions", _) => number.map(|n| config.positions = Some(n)).is_some(),
             ("--seed", _) => number.map(|n| config.seed = n).is_some(),
             ("--hash", _) => number
-                .map(|n| config.hash_mb = n.clamp(1, 65_536) as usize)
+                .map(|n| config.hash_mb = n.clamp(1, kiln::search::tt::MAX_HASH_MB as u64) as usize)
                 .is_some(),
             _ => false,
         };

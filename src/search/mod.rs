@@ -34,7 +34,7 @@ pub mod wdl;
 pub use root::{legal_prefix, SearchInfo};
 pub use score::{mated_in, INFINITY, MATE, MATE_BOUND};
 pub use skill::Skill;
-pub use threads::{search, SearchRequest, SearchResult, Signals};
+pub use threads::{search, SearchRequest, SearchResult, Signals, MAX_THREADS};
 
 /// Deepest ply the search reaches (extensions included).
 pub const MAX_PLY: usize = 120;

@@ -20,6 +20,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The most search threads the `Threads` option (and `bench`, `datagen`)
+/// may ask for.
+pub const MAX_THREADS: usize = 1_024;
+
 /// Flags shared between the UCI thread and the search threads.
 #[derive(Default)]
 pub struct Signals {

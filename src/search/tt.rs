@@ -65,6 +65,9 @@ fn unpack(data: u64) -> (TtHit, u8) {
     (hit, (data >> 58) as u8)
 }
 
+/// The largest table the `Hash` option (and `datagen --hash`) may ask for, in MB.
+pub const MAX_HASH_MB: usize = 65_536;
+
 /// The shared table. Resize and clear need `&mut` (no search running).
 pub struct TranspositionTable {
     clusters: Vec<Cluster>,

@@ -72,6 +72,8 @@ pub const BENCH_POSITIONS: &[&str] = &[
 
 /// Threads `kiln bench` uses when none is given.
 pub const DEFAULT_BENCH_THREADS: usize = 1;
+/// Deepest bench a command may ask for.
+pub const MAX_BENCH_DEPTH: i32 = 64;
 
 /// Runs the bench on `threads` threads and prints per-position lines
 /// (best move, nodes, milliseconds), then the total time and `N nodes N

@@ -25,8 +25,9 @@ use crate::search::history::History;
 use crate::search::skill::limited_elo;
 use crate::search::tt::TranspositionTable;
 use crate::search::wdl;
-use crate::search::{search, SearchRequest, SearchResult, Signals, Skill};
+use crate::search::{search, SearchRequest, SearchResult, Signals, Skill, MAX_THREADS};
 use crate::syzygy::Tablebases;
+use crate::tools::bench::MAX_BENCH_DEPTH;
 use crate::tools::perft::MAX_PERFT_DEPTH;
 pub use error::{BookFailure, UciError};
 use options::{OptionId, OptionValue, Options};
@@ -38,10 +39,6 @@ use std::thread::JoinHandle;
 
 /// With a clock given for the opponent only, search this long (ms).
 const NO_CLOCK_MOVETIME_MS: u64 = 1_000;
-/// Deepest `bench` a command may ask for.
-const MAX_BENCH_DEPTH: u32 = 64;
-/// Most threads a `bench` command may ask for (the `Threads` maximum).
-const MAX_BENCH_THREADS: usize = 1024;
 
 /// What the worker thread hands back when its search ends.
 type WorkerResult = (Vec<History>, SearchResult);
@@ -635,16 +632,16 @@ impl Engine {
         self.stop_search();
         let depth = match args.first() {
             None => crate::tools::bench::DEFAULT_BENCH_DEPTH,
-            Some(d) => parse::parse_depth("bench", Some(d), 1, MAX_BENCH_DEPTH)? as i32,
+            Some(d) => parse::parse_depth("bench", Some(d), 1, MAX_BENCH_DEPTH as u32)? as i32,
         };
         let threads = match args.get(1) {
             None => crate::tools::bench::DEFAULT_BENCH_THREADS,
             Some(t) => match t.parse::<usize>() {
-                Ok(n) if (1..=MAX_BENCH_THREADS).contains(&n) => n,
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => n,
                 _ => {
                     return Err(UciError::BenchThreads {
                         text: t.to_string(),
-                        max: MAX_BENCH_THREADS,
+                        max: MAX_THREADS,
                     })
                 }
             },

@@ -9,6 +9,8 @@ use crate::nnue::USE_NNUE_DEFAULT;
 use crate::search::params::TUNABLES;
 use crate::search::skill::{SKILL_LEVEL_COUNT, SKILL_MAX_ELO, SKILL_MIN_ELO};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
+use crate::search::tt::MAX_HASH_MB;
+use crate::search::MAX_THREADS;
 use crate::syzygy::DEFAULT_PROBE_LIMIT;
 
 /// The type of an option, with its default and range.
@@ -80,7 +82,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Spin {
             default: 16,
             min: 1,
-            max: 65_536,
+            max: MAX_HASH_MB as i64,
         },
     },
     OptionSpec {
@@ -89,7 +91,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Spin {
             default: 1,
             min: 1,
-            max: 1_024,
+            max: MAX_THREADS as i64,
         },
     },
     OptionSpec {
