@@ -26,6 +26,44 @@ pub struct Limits {
     pub ponder: bool,
 }
 
+/// With a clock given for the opponent only, the side to move searches
+/// this long (ms): a short search rather than an endless one.
+pub const NO_CLOCK_MOVETIME_MS: u64 = 1_000;
+
+impl Limits {
+    /// Bounded by something other than the clocks: a fixed time, depth,
+    /// node count or mate, or told to run until stopped.
+    pub fn has_non_clock_limit(&self) -> bool {
+        self.movetime.is_some()
+            || self.depth.is_some()
+            || self.nodes.is_some()
+            || self.mate.is_some()
+            || self.infinite
+    }
+
+    /// An analysis rather than a game move (infinite, ponder, depth, nodes
+    /// or mate): no book move answers it.
+    pub fn is_analysis(&self) -> bool {
+        self.infinite
+            || self.ponder
+            || self.depth.is_some()
+            || self.nodes.is_some()
+            || self.mate.is_some()
+    }
+
+    /// When only the opponent has a clock (and nothing else bounds the
+    /// search), gives the side to move `us` a fixed `NO_CLOCK_MOVETIME_MS`;
+    /// whether it did.
+    pub fn fill_in_missing_clock(&mut self, us: usize) -> bool {
+        let missing = self.time[us].is_none() && self.time[1 - us].is_some();
+        if missing && !self.has_non_clock_limit() {
+            self.movetime = Some(NO_CLOCK_MOVETIME_MS);
+            return true;
+        }
+        false
+    }
+}
+
 /// Deadlines for one search, in milliseconds from its start.
 #[derive(Clone, Copy, Debug)]
 pub struct TimeManager {
@@ -111,6 +149,64 @@ impl TimeManager {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_missing_clock_with_nothing_else_gets_the_fixed_time() {
+        let opponent_only = Limits {
+            time: [None, Some(5_000)],
+            ..Limits::default()
+        };
+        let mut limits = opponent_only.clone();
+        assert!(limits.fill_in_missing_clock(0));
+        assert_eq!(limits.movetime, Some(NO_CLOCK_MOVETIME_MS));
+        // Black to move has its clock; a depth limit bounds the search anyway.
+        let mut limits = opponent_only.clone();
+        assert!(!limits.fill_in_missing_clock(1));
+        let mut limits = Limits {
+            depth: Some(8),
+            ..opponent_only
+        };
+        assert!(!limits.fill_in_missing_clock(0));
+        assert_eq!(limits.movetime, None);
+        // Neither clock: an analysis without limits stays one.
+        assert!(!Limits::default().fill_in_missing_clock(0));
+    }
+
+    #[test]
+    fn analysis_is_anything_but_a_clock_or_a_move_time() {
+        assert!(!Limits::default().is_analysis());
+        let timed = Limits {
+            time: [Some(1_000), Some(1_000)],
+            movetime: None,
+            ..Limits::default()
+        };
+        assert!(!timed.is_analysis());
+        assert!(!Limits {
+            movetime: Some(100),
+            ..Limits::default()
+        }
+        .is_analysis());
+        for limits in [
+            Limits {
+                ponder: true,
+                ..timed.clone()
+            },
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            Limits {
+                nodes: Some(1),
+                ..Limits::default()
+            },
+            Limits {
+                mate: Some(2),
+                ..Limits::default()
+            },
+        ] {
+            assert!(limits.is_analysis(), "{limits:?}");
+        }
+    }
 
     #[test]
     fn budgets_stay_within_the_clock() {

@@ -23,6 +23,7 @@ use crate::nnue::{self, EvalChoice, Network};
 use crate::rng::{time_seed, Rng};
 use crate::search::history::History;
 use crate::search::skill::limited_elo;
+use crate::search::time::{Limits, NO_CLOCK_MOVETIME_MS};
 use crate::search::tt::TranspositionTable;
 use crate::search::wdl;
 use crate::search::{search, SearchRequest, SearchResult, Signals, Skill, MAX_THREADS};
@@ -36,9 +37,6 @@ use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-
-/// With a clock given for the opponent only, search this long (ms).
-const NO_CLOCK_MOVETIME_MS: u64 = 1_000;
 
 /// What the worker thread hands back when its search ends.
 type WorkerResult = (Vec<History>, SearchResult);
@@ -441,6 +439,21 @@ impl Engine {
         Ok(())
     }
 
+    /// The book's answer, when it may give one: `OwnBook` on, a game move
+    /// (not an analysis or a restricted `searchmoves` search), within
+    /// `BookDepth`.
+    fn book_move(&mut self, limits: &Limits, searchmoves: &[Move]) -> Option<Move> {
+        if !self.options.own_book
+            || limits.is_analysis()
+            || !searchmoves.is_empty()
+            || self.position.game_ply() >= self.options.book_depth
+        {
+            return None;
+        }
+        let roll = self.rng.next_u64();
+        self.book.choose(&self.position, roll)
+    }
+
     fn cmd_go(&mut self, args: &[&str]) -> Result<(), UciError> {
         if self.searching() {
             say("info string a search is already running; stopping it first");
@@ -459,39 +472,16 @@ impl Engine {
             report(error);
         }
         let mut limits = go.limits;
-
-        // A clock for the opponent only: a short fixed-time search, not an endless one.
-        let us = self.position.side_to_move().index();
-        let given_limit = limits.movetime.is_some()
-            || limits.depth.is_some()
-            || limits.nodes.is_some()
-            || limits.mate.is_some()
-            || limits.infinite;
-        if limits.time[us].is_none() && limits.time[1 - us].is_some() && !given_limit {
+        if limits.fill_in_missing_clock(self.position.side_to_move().index()) {
             say(&format!(
                 "info string no clock for the side to move; searching {NO_CLOCK_MOVETIME_MS} ms"
             ));
-            limits.movetime = Some(NO_CLOCK_MOVETIME_MS);
         }
-
-        // The book answers at once, except for analysis and infinite/ponder searches.
-        let analysis = limits.infinite
-            || limits.ponder
-            || limits.depth.is_some()
-            || limits.nodes.is_some()
-            || limits.mate.is_some();
-        if self.options.own_book
-            && !analysis
-            && go.searchmoves.is_empty()
-            && self.position.game_ply() < self.options.book_depth
-        {
-            let roll = self.rng.next_u64();
-            if let Some(mv) = self.book.choose(&self.position, roll) {
-                let text = mv.to_uci(self.options.chess960);
-                say(&format!("info string book move {text}"));
-                say(&format!("bestmove {text}"));
-                return Ok(());
-            }
+        if let Some(mv) = self.book_move(&limits, &go.searchmoves) {
+            let text = mv.to_uci(self.options.chess960);
+            say(&format!("info string book move {text}"));
+            say(&format!("bestmove {text}"));
+            return Ok(());
         }
 
         let skill = limited_elo(
