@@ -83,6 +83,13 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
         }),
     )
     .unwrap();
+    // Larger than any network the format allows (sparse: nothing written).
+    let huge = dir.join("huge.nnue");
+    let limit = file::file_len(file::MAX_HIDDEN, file::MAX_OUTPUT_BUCKETS) as u64;
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(limit + 1)
+        .unwrap();
 
     let mut e = Engine::start();
     e.send("position startpos moves e2e4 e7e5");
@@ -111,6 +118,7 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
         (engine_path(), "not a Kiln network"),
         (other_shape.display().to_string(), "hidden size is 32"),
         ("/dev/zero".to_string(), "not a regular file"),
+        (huge.display().to_string(), "larger than any network"),
     ] {
         e.send(&format!("setoption name EvalFile value {path}"));
         let lines = e.sync();

@@ -187,6 +187,26 @@ impl Network {
         Network::from_weights(&file::read(bytes)?)
     }
 
+    /// Reads and checks the network file at `path` (`EvalFile`): a regular
+    /// file no larger than the largest network the format allows (a huge
+    /// one is refused without reading it all).
+    pub fn from_file(path: &std::path::Path) -> Result<Box<Network>, LoadError> {
+        use std::io::Read;
+        let file = std::fs::File::open(path).map_err(LoadError::Io)?;
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return Err(LoadError::NotAFile);
+        }
+        let limit = file::file_len(file::MAX_HIDDEN, file::MAX_OUTPUT_BUCKETS);
+        let mut bytes = Vec::new();
+        file.take(limit as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(LoadError::Io)?;
+        if bytes.len() > limit {
+            return Err(LoadError::TooLarge { limit });
+        }
+        Network::from_bytes(&bytes).map_err(LoadError::Invalid)
+    }
+
     /// The evaluation of `pos` in centipawns for the side to move, computed
     /// from scratch (the search updates accumulators instead).
     pub fn evaluate(&self, pos: &Position) -> i32 {
@@ -201,6 +221,34 @@ impl Network {
         output_bucket(pos.occupied().count() as usize, self.buckets)
     }
 }
+
+/// Why a network file could not be loaded.
+#[derive(Debug)]
+pub enum LoadError {
+    /// It could not be opened or read.
+    Io(std::io::Error),
+    /// It is a directory or some other non-file.
+    NotAFile,
+    /// It is larger than any network of the format.
+    TooLarge { limit: usize },
+    /// Its contents are refused.
+    Invalid(NetError),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Io(e) => write!(f, "{e}"),
+            LoadError::NotAFile => write!(f, "not a regular file"),
+            LoadError::TooLarge { limit } => {
+                write!(f, "larger than any network ({limit} bytes at most)")
+            }
+            LoadError::Invalid(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
 
 /// Whether the network evaluates by default (`UseNNUE`, `bench`,
 /// `datagen`), rather than the hand-written evaluation: not until a

@@ -340,26 +340,10 @@ impl Engine {
             ));
             return Ok(());
         }
-        let failed = |reason: String| UciError::EvalFile {
+        let net = Network::from_file(path.as_ref()).map_err(|e| UciError::EvalFile {
             path: path.to_string(),
-            reason,
-        };
-        let file = std::fs::File::open(path).map_err(|e| failed(e.to_string()))?;
-        if !file.metadata().is_ok_and(|m| m.is_file()) {
-            return Err(failed("not a regular file".to_string()));
-        }
-        // Never more than the largest network the format allows (a huge
-        // file is refused without reading it all).
-        let limit = nnue::file::file_len(nnue::file::MAX_HIDDEN, nnue::file::MAX_OUTPUT_BUCKETS);
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::Read::take(file, limit as u64 + 1), &mut bytes)
-            .map_err(|e| failed(e.to_string()))?;
-        if bytes.len() > limit {
-            return Err(failed(format!(
-                "larger than any network ({limit} bytes at most)"
-            )));
-        }
-        let net = Network::from_bytes(&bytes).map_err(|e| failed(e.to_string()))?;
+            reason: e.to_string(),
+        })?;
         say(&format!(
             "info string loaded network '{}' ({} hidden neurons, {} output buckets)",
             error::echo(path),
