@@ -186,7 +186,7 @@ const DATAGEN_USAGE: &str =
 
 /// `kiln datagen ...`: self-play data; `kiln datagen export FILE`: text.
 fn datagen(args: &[String]) -> ExitCode {
-    use kiln::datagen::{self, format, Config, Starts};
+    use kiln::datagen::{self, format, Config};
     if args.first().map(String::as_str) == Some("export") {
         let Some(path) = args.get(1) else {
             eprintln!("{DATAGEN_USAGE}");
@@ -216,67 +216,13 @@ fn datagen(args: &[String]) -> ExitCode {
             }
         };
     }
-    let mut config = Config::default();
-    let mut random_plies = None;
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        let value = args.get(i + 1).map(String::as_str);
-        let number = value.and_then(|v| v.parse::<u64>().ok());
-        let ok = match (flag, value) {
-            ("--chess960", _) => {
-                config.starts = Starts::Chess960;
-                i += 1;
-                continue;
-            }
-            ("--out", Some(v)) => {
-                config.out = v.into();
-                true
-            }
-            ("--eval", Some("nnue")) => {
-                config.eval = kiln::nnue::EvalChoice::Embedded;
-                true
-            }
-            ("--eval", Some("classical")) => {
-                config.eval = kiln::nnue::EvalChoice::Classical;
-                true
-            }
-            ("--book", Some(v)) => match datagen::read_epd(v.as_ref()) {
-                Ok(fens) => {
-                    config.starts = Starts::Book(fens);
-                    true
-                }
-                Err(e) => {
-                    eprintln!("{v}: {e}");
-                    return ExitCode::from(2);
-                }
-            },
-            ("--threads", _) => number
-                .map(|n| config.threads = n.clamp(1, kiln::search::MAX_THREADS as u64) as usize)
-                .is_some(),
-            ("--nodes", _) => number.map(|n| config.soft_nodes = n.max(1)).is_some(),
-            ("--random-plies", _) => number
-                .map(|n| random_plies = Some(n.min(200) as usize))
-                .is_some(),
-            ("--games", _) => number.map(|n| config.games = Some(n)).is_some(),
-            ("--positions", _) => number.map(|n| config.positions = Some(n)).is_some(),
-            ("--seed", _) => number.map(|n| config.seed = n).is_some(),
-            ("--hash", _) => number
-                .map(|n| config.hash_mb = n.clamp(1, kiln::search::tt::MAX_HASH_MB as u64) as usize)
-                .is_some(),
-            _ => false,
-        };
-        if !ok {
-            eprintln!("bad argument '{flag}'\n{DATAGEN_USAGE}");
+    let config = match Config::from_args(args) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("{e}\n{DATAGEN_USAGE}");
             return ExitCode::from(2);
         }
-        i += 2;
-    }
-    // EPD starts are already played into; random plies default to none there.
-    config.random_plies = random_plies.unwrap_or(match config.starts {
-        Starts::Book(_) => 0,
-        _ => 8,
-    });
+    };
     match datagen::run(&config, &mut std::io::stderr()) {
         Ok(summary) => {
             eprintln!(
@@ -364,24 +310,13 @@ fn convert(args: &[String]) -> ExitCode {
 /// `kiln wdl-fit [--data FILE]...`: the win/draw/loss model fitted to
 /// self-play data (default `data/selfplay.kgame`), printed as constants.
 fn wdl_fit(args: &[String]) -> ExitCode {
-    let mut data = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        match (args[i].as_str(), args.get(i + 1)) {
-            ("--data", Some(path)) => data.push(path.into()),
-            _ => {
-                eprintln!(
-                    "bad argument '{}'\nusage: kiln wdl-fit [--data FILE]...",
-                    args[i]
-                );
-                return ExitCode::from(2);
-            }
+    let data = match kiln::tools::wdl_fit::data_from_args(args) {
+        Ok(data) => data,
+        Err(e) => {
+            eprintln!("{e}\nusage: kiln wdl-fit [--data FILE]...");
+            return ExitCode::from(2);
         }
-        i += 2;
-    }
-    if data.is_empty() {
-        data.push(kiln::datagen::DEFAULT_DATA_FILE.into());
-    }
+    };
     match kiln::tools::wdl_fit::run(&data, &mut std::io::stdout()) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
@@ -397,62 +332,13 @@ const TRAIN_USAGE: &str = "usage: kiln train [--data FILE]... [--out FILE] [--hi
 /// `kiln train ...`: a network fitted to self-play data.
 fn train(args: &[String]) -> ExitCode {
     use kiln::tools::train::{self, Config};
-    let mut config = Config {
-        data: Vec::new(),
-        ..Config::default()
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let value = args.get(i + 1).map(String::as_str);
-        let ok = match (args[i].as_str(), value) {
-            ("--data", Some(v)) => {
-                config.data.push(v.into());
-                true
-            }
-            ("--out", Some(v)) => {
-                config.out = v.into();
-                true
-            }
-            ("--hidden", Some(v)) => v.parse().map(|n| config.hidden = n).is_ok(),
-            ("--buckets", Some(v)) => v.parse().map(|n| config.buckets = n).is_ok(),
-            ("--epochs", Some(v)) => v.parse().map(|n| config.epochs = n).is_ok(),
-            ("--batch", Some(v)) => v.parse().map(|n| config.batch = n).is_ok() && config.batch > 0,
-            ("--lr", Some(v)) => v.parse().map(|x| config.lr = x).is_ok() && config.lr > 0.0,
-            ("--lr-drop", Some(v)) => {
-                v.parse().map(|x| config.lr_drop = x).is_ok() && config.lr_drop > 0.0
-            }
-            ("--result-weight", Some(v)) => {
-                v.parse().map(|x| config.result_weight = x).is_ok()
-                    && (0.0..=1.0).contains(&config.result_weight)
-            }
-            ("--threads", Some(v)) => {
-                v.parse().map(|n| config.threads = n).is_ok() && config.threads > 0
-            }
-            ("--seed", Some(v)) => v.parse().map(|n| config.seed = n).is_ok(),
-            ("--positions", Some(v)) => v.parse().map(|n| config.max_positions = n).is_ok(),
-            ("--eval-scale", Some(v)) => {
-                use kiln::nnue::file::{MAX_EVAL_SCALE, MIN_EVAL_SCALE};
-                config.eval_scale = v.parse().ok();
-                config
-                    .eval_scale
-                    .is_some_and(|n| (MIN_EVAL_SCALE..=MAX_EVAL_SCALE).contains(&n))
-            }
-            ("--no-mirror", _) => {
-                config.mirror = false;
-                i += 1;
-                continue;
-            }
-            _ => false,
-        };
-        if !ok {
-            eprintln!("bad argument '{}'\n{TRAIN_USAGE}", args[i]);
+    let config = match Config::from_args(args) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("{e}\n{TRAIN_USAGE}");
             return ExitCode::from(2);
         }
-        i += 2;
-    }
-    if config.data.is_empty() {
-        config.data.push(kiln::datagen::DEFAULT_DATA_FILE.into());
-    }
+    };
     match train::run(&config, &mut std::io::stderr()) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
@@ -470,67 +356,13 @@ const TUNE_USAGE: &str = "usage: kiln tune [--data FILE]... [--epochs N] [--lr X
 /// rewrites the codegen parameter files (see `kiln::tools::tune`).
 fn tune(args: &[String]) -> ExitCode {
     use kiln::tools::tune::{self, Config};
-    let mut config = Config {
-        data: Vec::new(),
-        result_weight: tune::DEFAULT_RESULT_WEIGHT,
-        epochs: tune::DEFAULT_EPOCHS,
-        learning_rate: tune::DEFAULT_LEARNING_RATE,
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        max_positions: 0,
-        min_uses: tune::DEFAULT_MIN_USES,
-        write: None,
-    };
-    let (mut params, mut pst) = (
-        "codegen/src/eval_params.rs".to_string(),
-        "codegen/src/pst.rs".to_string(),
-    );
-    let mut dry_run = false;
-    let mut i = 0;
-    while i < args.len() {
-        let value = args.get(i + 1).map(String::as_str);
-        let ok = match (args[i].as_str(), value) {
-            ("--dry-run", _) => {
-                dry_run = true;
-                i += 1;
-                continue;
-            }
-            ("--data", Some(v)) => {
-                config.data.push(v.into());
-                true
-            }
-            ("--params", Some(v)) => {
-                params = v.to_string();
-                true
-            }
-            ("--pst", Some(v)) => {
-                pst = v.to_string();
-                true
-            }
-            ("--epochs", Some(v)) => v.parse().map(|n| config.epochs = n).is_ok(),
-            ("--threads", Some(v)) => {
-                v.parse().map(|n| config.threads = n).is_ok() && config.threads > 0
-            }
-            ("--positions", Some(v)) => v.parse().map(|n| config.max_positions = n).is_ok(),
-            ("--min-uses", Some(v)) => v.parse().map(|n| config.min_uses = n).is_ok(),
-            ("--lr", Some(v)) => v.parse().map(|x| config.learning_rate = x).is_ok(),
-            ("--result-weight", Some(v)) => {
-                v.parse().map(|x| config.result_weight = x).is_ok()
-                    && (0.0..=1.0).contains(&config.result_weight)
-            }
-            _ => false,
-        };
-        if !ok {
-            eprintln!("bad argument '{}'\n{TUNE_USAGE}", args[i]);
+    let config = match Config::from_args(args) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("{e}\n{TUNE_USAGE}");
             return ExitCode::from(2);
         }
-        i += 2;
-    }
-    if config.data.is_empty() {
-        config.data.push(kiln::datagen::DEFAULT_DATA_FILE.into());
-    }
-    if !dry_run {
-        config.write = Some((params.into(), pst.into()));
-    }
+    };
     let report = match tune::run(&config, &mut std::io::stderr()) {
         Ok(r) => r,
         Err(e) => {

@@ -12,8 +12,10 @@ use crate::nnue::EvalChoice;
 use crate::rng::{time_seed, Rng};
 use crate::search::history::History;
 use crate::search::time::Limits;
-use crate::search::tt::TranspositionTable;
+use crate::search::tt::{TranspositionTable, MAX_HASH_MB};
+use crate::search::MAX_THREADS;
 use crate::search::{search, SearchRequest, Signals};
+use crate::tools::args::{ArgError, Flags};
 use format::{encode_game, write_header, DataError, Game, GameReader, GameResult, Ply, HEADER_LEN};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Seek, SeekFrom, Write};
@@ -79,7 +81,7 @@ impl Default for Config {
             out: PathBuf::from(DEFAULT_DATA_FILE),
             threads: 1,
             soft_nodes: 5_000,
-            random_plies: 8,
+            random_plies: DEFAULT_RANDOM_PLIES,
             starts: Starts::Standard,
             games: None,
             positions: None,
@@ -87,6 +89,63 @@ impl Default for Config {
             hash_mb: 8,
             eval: EvalChoice::default(),
         }
+    }
+}
+
+/// Random plies played from the start position (or a Chess960 start) unless
+/// `--random-plies` says otherwise; EPD starts, already played into, get none.
+pub const DEFAULT_RANDOM_PLIES: usize = 8;
+/// The most random plies `--random-plies` takes.
+pub const MAX_RANDOM_PLIES: usize = 200;
+
+impl Config {
+    /// `kiln datagen`'s flags: `--out FILE`, `--threads N`, `--nodes N`,
+    /// `--random-plies N`, `--book FILE.epd` or `--chess960`, `--games N`,
+    /// `--positions N`, `--seed N`, `--hash MB`, `--eval nnue|classical`.
+    pub fn from_args(args: &[String]) -> Result<Config, ArgError> {
+        let mut config = Config::default();
+        let mut random_plies = None;
+        let mut flags = Flags::new(args);
+        while let Some(flag) = flags.next_flag() {
+            match flag {
+                "--chess960" => config.starts = Starts::Chess960,
+                "--out" => config.out = flags.value(flag)?.into(),
+                "--eval" => {
+                    config.eval = match flags.value(flag)? {
+                        "nnue" => EvalChoice::Embedded,
+                        "classical" => EvalChoice::Classical,
+                        other => {
+                            return Err(ArgError::BadValue {
+                                flag: flag.to_string(),
+                                value: other.to_string(),
+                                expected: "nnue or classical".to_string(),
+                            })
+                        }
+                    }
+                }
+                "--book" => {
+                    let path = flags.value(flag)?;
+                    let fens = read_epd(path.as_ref()).map_err(|e| ArgError::Unusable {
+                        flag: flag.to_string(),
+                        reason: format!("{path}: {e}"),
+                    })?;
+                    config.starts = Starts::Book(fens);
+                }
+                "--threads" => config.threads = flags.number(flag, 1..=MAX_THREADS)?,
+                "--nodes" => config.soft_nodes = flags.number(flag, 1..)?,
+                "--random-plies" => random_plies = Some(flags.number(flag, 0..=MAX_RANDOM_PLIES)?),
+                "--games" => config.games = Some(flags.number(flag, ..)?),
+                "--positions" => config.positions = Some(flags.number(flag, ..)?),
+                "--seed" => config.seed = flags.number(flag, ..)?,
+                "--hash" => config.hash_mb = flags.number(flag, 1..=MAX_HASH_MB)?,
+                other => return Err(ArgError::Unknown(other.to_string())),
+            }
+        }
+        config.random_plies = random_plies.unwrap_or(match config.starts {
+            Starts::Book(_) => 0,
+            _ => DEFAULT_RANDOM_PLIES,
+        });
+        Ok(config)
     }
 }
 
@@ -532,6 +591,45 @@ fn report_progress(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn args(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn command_lines_become_configs_or_errors() {
+        let config = Config::from_args(&args("--threads 2 --nodes 5000 --eval classical")).unwrap();
+        assert_eq!((config.threads, config.soft_nodes), (2, 5000));
+        assert!(matches!(config.eval, EvalChoice::Classical));
+        assert_eq!(config.random_plies, DEFAULT_RANDOM_PLIES);
+        assert_eq!(config.out, PathBuf::from(DEFAULT_DATA_FILE));
+        let chess960 = Config::from_args(&args("--chess960 --random-plies 3 --games 5")).unwrap();
+        assert_eq!(chess960.starts, Starts::Chess960);
+        assert_eq!((chess960.random_plies, chess960.games), (3, Some(5)));
+        for (line, error) in [
+            (
+                "--threads 0",
+                "--threads '0': expected a number in 1..=1024",
+            ),
+            (
+                "--hash 70000",
+                "--hash '70000': expected a number in 1..=65536",
+            ),
+            ("--eval fast", "--eval 'fast': expected nnue or classical"),
+            ("--nodes", "--nodes needs a value"),
+            ("--colour white", "unknown argument '--colour'"),
+        ] {
+            let refused = Config::from_args(&args(line)).unwrap_err();
+            assert_eq!(refused.to_string(), error, "{line}");
+        }
+        let missing = Config::from_args(&args("--book /nonexistent/kiln.epd")).unwrap_err();
+        assert!(
+            missing
+                .to_string()
+                .starts_with("--book: /nonexistent/kiln.epd: "),
+            "{missing}"
+        );
+    }
 
     #[test]
     fn chess960_starts_are_legal_and_all_different() {

@@ -1,8 +1,10 @@
 //! Command-line tools that sit beside the engine proper: `perft`, `bench`
 //! the evaluation tuner `tune`, the network trainer `train` and the
-//! win/draw/loss model fit `wdl_fit`, which share the optimiser `adam`.
+//! win/draw/loss model fit `wdl_fit`, which share the optimiser `adam`;
+//! `args` reads their command lines.
 
 pub mod adam;
+pub mod args;
 pub mod bench;
 pub mod golden;
 pub mod perft;

@@ -24,12 +24,15 @@ use super::adam::{Moments, Step};
 use super::golden::golden_section_minimum;
 use crate::chess::Color;
 use crate::datagen::format::{GameReader, SampleFilter};
+use crate::datagen::DEFAULT_DATA_FILE;
 use crate::eval::evaluate;
 use crate::nnue::file::{output_layer, output_layer_mut, MAX_EVAL_SCALE, MIN_EVAL_SCALE};
 use crate::nnue::{
     self, active_features, mirror, output_bucket, NetError, Weights, INPUTS, MAX_ACTIVE, QA, QB,
 };
 use crate::rng::Rng;
+use crate::search::MAX_THREADS;
+use crate::tools::args::{ArgError, Flags};
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
@@ -78,7 +81,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            data: vec![PathBuf::from(crate::datagen::DEFAULT_DATA_FILE)],
+            data: vec![PathBuf::from(DEFAULT_DATA_FILE)],
             out: PathBuf::from("data/kiln.nnue"),
             hidden: nnue::HIDDEN,
             buckets: 8,
@@ -93,6 +96,60 @@ impl Default for Config {
             mirror: true,
             eval_scale: None,
         }
+    }
+}
+
+impl Config {
+    /// `kiln train`'s flags: `--data FILE` (any number; default
+    /// `DEFAULT_DATA_FILE`), `--out FILE`, `--hidden N`, `--buckets N`,
+    /// `--epochs N`, `--batch N`, `--lr X`, `--lr-drop X`,
+    /// `--result-weight X`, `--threads N`, `--seed N`, `--positions N`,
+    /// `--eval-scale CP`, `--no-mirror`. Shapes are checked by `train`.
+    pub fn from_args(args: &[String]) -> Result<Config, ArgError> {
+        let mut config = Config {
+            data: Vec::new(),
+            ..Config::default()
+        };
+        let mut flags = Flags::new(args);
+        while let Some(flag) = flags.next_flag() {
+            match flag {
+                "--data" => config.data.push(flags.value(flag)?.into()),
+                "--out" => config.out = flags.value(flag)?.into(),
+                "--hidden" => config.hidden = flags.number(flag, ..)?,
+                "--buckets" => config.buckets = flags.number(flag, ..)?,
+                "--epochs" => config.epochs = flags.number(flag, ..)?,
+                "--batch" => config.batch = flags.number(flag, 1..)?,
+                "--lr" => config.lr = positive(&mut flags, flag)?,
+                "--lr-drop" => config.lr_drop = positive(&mut flags, flag)?,
+                "--result-weight" => config.result_weight = flags.number(flag, 0.0..=1.0)?,
+                "--threads" => config.threads = flags.number(flag, 1..=MAX_THREADS)?,
+                "--seed" => config.seed = flags.number(flag, ..)?,
+                "--positions" => config.max_positions = flags.number(flag, ..)?,
+                "--eval-scale" => {
+                    config.eval_scale = Some(flags.number(flag, MIN_EVAL_SCALE..=MAX_EVAL_SCALE)?)
+                }
+                "--no-mirror" => config.mirror = false,
+                other => return Err(ArgError::Unknown(other.to_string())),
+            }
+        }
+        if config.data.is_empty() {
+            config.data.push(DEFAULT_DATA_FILE.into());
+        }
+        Ok(config)
+    }
+}
+
+/// A value above 0 for `flag` (a learning rate or its factor).
+fn positive(flags: &mut Flags, flag: &str) -> Result<f32, ArgError> {
+    let x: f32 = flags.number(flag, 0.0..)?;
+    if x > 0.0 {
+        Ok(x)
+    } else {
+        Err(ArgError::BadValue {
+            flag: flag.to_string(),
+            value: x.to_string(),
+            expected: "a number above 0".to_string(),
+        })
     }
 }
 
@@ -721,6 +778,35 @@ mod tests {
     use super::*;
     use crate::chess::Position;
     use crate::datagen::{self, Starts};
+
+    #[test]
+    fn command_lines_become_configs_or_errors() {
+        let args =
+            |line: &str| -> Vec<String> { line.split_whitespace().map(str::to_string).collect() };
+        let defaults = Config::from_args(&[]).unwrap();
+        assert_eq!(defaults.data, vec![PathBuf::from(DEFAULT_DATA_FILE)]);
+        assert!(defaults.mirror && defaults.eval_scale.is_none());
+        let config = Config::from_args(&args(
+            "--data a.kgame --data b.kgame --hidden 128 --lr 0.002 --eval-scale 150 --no-mirror",
+        ))
+        .unwrap();
+        assert_eq!(config.data.len(), 2);
+        assert_eq!((config.hidden, config.lr), (128, 0.002));
+        assert_eq!(config.eval_scale, Some(150));
+        assert!(!config.mirror);
+        for line in [
+            "--lr 0",
+            "--lr-drop -1",
+            "--batch 0",
+            "--result-weight 1.5",
+            "--threads 0",
+            "--eval-scale 1",
+            "--epochs",
+            "--fast",
+        ] {
+            assert!(Config::from_args(&args(line)).is_err(), "{line}");
+        }
+    }
 
     /// A few thousand positions of quick self-play.
     fn small_data(name: &str) -> PathBuf {

@@ -31,8 +31,11 @@
 use super::adam::{Moments, Step};
 use super::golden::golden_section_minimum;
 use crate::datagen::format::{GameReader, GameResult, SampleFilter};
+use crate::datagen::DEFAULT_DATA_FILE;
 use crate::eval::{self, eg, mg, MAX_PHASE};
+use crate::search::MAX_THREADS;
 use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TUNED_CONSTANTS, WEIGHT_COUNT};
+use crate::tools::args::{ArgError, Flags};
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -70,6 +73,54 @@ pub struct Config {
     /// `codegen/src/eval_params.rs` and `codegen/src/pst.rs` to rewrite;
     /// `None` prints the loss and writes nothing.
     pub write: Option<(PathBuf, PathBuf)>,
+}
+
+/// The parameter files `kiln tune` rewrites unless told otherwise.
+pub const DEFAULT_PARAMS_FILE: &str = "codegen/src/eval_params.rs";
+pub const DEFAULT_PST_FILE: &str = "codegen/src/pst.rs";
+
+impl Config {
+    /// `kiln tune`'s flags: `--data FILE` (any number; default
+    /// `DEFAULT_DATA_FILE`), `--epochs N`, `--lr X`, `--result-weight X`,
+    /// `--threads N`, `--positions N`, `--min-uses N`, `--params FILE`,
+    /// `--pst FILE`, `--dry-run` (write nothing).
+    pub fn from_args(args: &[String]) -> Result<Config, ArgError> {
+        let mut config = Config {
+            data: Vec::new(),
+            result_weight: DEFAULT_RESULT_WEIGHT,
+            epochs: DEFAULT_EPOCHS,
+            learning_rate: DEFAULT_LEARNING_RATE,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_positions: 0,
+            min_uses: DEFAULT_MIN_USES,
+            write: None,
+        };
+        let (mut params, mut pst) = (DEFAULT_PARAMS_FILE, DEFAULT_PST_FILE);
+        let mut dry_run = false;
+        let mut flags = Flags::new(args);
+        while let Some(flag) = flags.next_flag() {
+            match flag {
+                "--dry-run" => dry_run = true,
+                "--data" => config.data.push(flags.value(flag)?.into()),
+                "--params" => params = flags.value(flag)?,
+                "--pst" => pst = flags.value(flag)?,
+                "--epochs" => config.epochs = flags.number(flag, ..)?,
+                "--threads" => config.threads = flags.number(flag, 1..=MAX_THREADS)?,
+                "--positions" => config.max_positions = flags.number(flag, ..)?,
+                "--min-uses" => config.min_uses = flags.number(flag, ..)?,
+                "--lr" => config.learning_rate = flags.number(flag, ..)?,
+                "--result-weight" => config.result_weight = flags.number(flag, 0.0..=1.0)?,
+                other => return Err(ArgError::Unknown(other.to_string())),
+            }
+        }
+        if config.data.is_empty() {
+            config.data.push(DEFAULT_DATA_FILE.into());
+        }
+        if !dry_run {
+            config.write = Some((params.into(), pst.into()));
+        }
+        Ok(config)
+    }
 }
 
 /// Why tuning failed.
@@ -622,6 +673,25 @@ pub fn compiled_values() -> Vec<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn command_lines_become_configs_or_errors() {
+        let args =
+            |line: &str| -> Vec<String> { line.split_whitespace().map(str::to_string).collect() };
+        let defaults = Config::from_args(&[]).unwrap();
+        assert_eq!(defaults.data, vec![PathBuf::from(DEFAULT_DATA_FILE)]);
+        assert_eq!(
+            defaults.write,
+            Some((DEFAULT_PARAMS_FILE.into(), DEFAULT_PST_FILE.into()))
+        );
+        let dry = Config::from_args(&args("--dry-run --epochs 5 --min-uses 10")).unwrap();
+        assert_eq!((dry.write, dry.epochs, dry.min_uses), (None, 5, 10));
+        let other = Config::from_args(&args("--params p.rs --pst q.rs")).unwrap();
+        assert_eq!(other.write, Some(("p.rs".into(), "q.rs".into())));
+        for line in ["--threads 0", "--result-weight 2", "--lr x", "--k 1"] {
+            assert!(Config::from_args(&args(line)).is_err(), "{line}");
+        }
+    }
 
     use crate::chess::testdata::perft_suite as suite;
 

@@ -11,7 +11,9 @@
 //! it prints the constants to put into `search/wdl.rs`.
 
 use super::adam::{Moments, Step};
+use super::args::{ArgError, Flags};
 use crate::datagen::format::{GameReader, GameResult, SampleFilter};
+use crate::datagen::DEFAULT_DATA_FILE;
 use crate::search::wdl::{self, knot_weights, WdlModel, FULL_MATERIAL, MIN_SPREAD_CP, WDL_KNOTS};
 use std::fmt;
 use std::io::Write;
@@ -256,6 +258,23 @@ pub fn load(paths: &[PathBuf]) -> Result<Observations, WdlFitError> {
     }
     observations.finish();
     Ok(observations)
+}
+
+/// `kiln wdl-fit`'s flags: `--data FILE`, any number (default
+/// `DEFAULT_DATA_FILE`); the files to fit.
+pub fn data_from_args(args: &[String]) -> Result<Vec<PathBuf>, ArgError> {
+    let mut data = Vec::new();
+    let mut flags = Flags::new(args);
+    while let Some(flag) = flags.next_flag() {
+        match flag {
+            "--data" => data.push(flags.value(flag)?.into()),
+            other => return Err(ArgError::Unknown(other.to_string())),
+        }
+    }
+    if data.is_empty() {
+        data.push(DEFAULT_DATA_FILE.into());
+    }
+    Ok(data)
 }
 
 /// `kiln wdl-fit`: load, fit from the committed model, print the result.
