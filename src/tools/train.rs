@@ -193,6 +193,20 @@ pub struct TrainSample {
 }
 
 impl TrainSample {
+    /// `pos`'s features, with `score` (centipawns) and `result` (1, 0.5
+    /// or 0) from the side to move's view; no target yet.
+    fn new(pos: &crate::chess::Position, score: f32, result: f32) -> TrainSample {
+        let mut sample = TrainSample {
+            features: [0; MAX_ACTIVE],
+            count: 0,
+            score,
+            result,
+            target: 0.0,
+        };
+        sample.count = active_features(pos, &mut sample.features) as u8;
+        sample
+    }
+
     fn features(&self) -> &[u16] {
         &self.features[..self.count as usize]
     }
@@ -220,17 +234,35 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 /// The training and validation samples of the data files, with their
-/// targets. Without a scale in `config`, each file's scores become win
-/// chances on the scale fitted to that file's own results (teachers differ:
-/// kiln-1's self-play needs 191 cp where the hand-written evaluation's
-/// needs 145, its games being more drawn), and the network's output scale
-/// is the one fitted to all of them.
+/// targets (`read_samples`, then `set_targets`).
 pub fn load(config: &Config) -> Result<Loaded, TrainError> {
-    let mut train = Vec::new();
-    let mut validation = Vec::new();
-    let mut classical = Vec::new();
-    // Where each file's samples end in `train` and `validation`.
-    let mut file_ends = Vec::new();
+    let read = read_samples(config)?;
+    if read.train.is_empty() {
+        return Err(TrainError::NoSamples);
+    }
+    Ok(set_targets(config, read))
+}
+
+/// The samples of the data files as read, before their targets.
+struct ReadSamples {
+    train: Vec<TrainSample>,
+    validation: Vec<TrainSample>,
+    /// The hand-written evaluation of each validation position.
+    classical: Vec<f32>,
+    /// Where each file's samples end in `train` and `validation`.
+    file_ends: Vec<(usize, usize)>,
+}
+
+/// Reads the positions `SampleFilter::default()` keeps from each data
+/// file, holding out every `VALIDATION_EVERY`-th game (counted across the
+/// files) and adding mirrored copies right after the training originals.
+fn read_samples(config: &Config) -> Result<ReadSamples, TrainError> {
+    let mut read = ReadSamples {
+        train: Vec::new(),
+        validation: Vec::new(),
+        classical: Vec::new(),
+        file_ends: Vec::new(),
+    };
     let mut index = 0usize;
     for path in &config.data {
         let data_error =
@@ -245,36 +277,46 @@ pub fn load(config: &Config) -> Result<Loaded, TrainError> {
             let held_out = index % VALIDATION_EVERY == VALIDATION_EVERY - 1;
             index += 1;
             for s in samples {
-                let taken = train.len() / (1 + config.mirror as usize);
+                let taken = read.train.len() / (1 + config.mirror as usize);
                 if !held_out && config.max_positions > 0 && taken >= config.max_positions {
                     continue;
                 }
                 let white = s.position.side_to_move() == Color::White;
                 let result = s.result.white_score();
-                let mut sample = TrainSample {
-                    features: [0; MAX_ACTIVE],
-                    count: 0,
-                    score: if white { s.score } else { -s.score } as f32,
-                    result: if white { result } else { 1.0 - result },
-                    target: 0.0,
-                };
-                sample.count = active_features(&s.position, &mut sample.features) as u8;
+                let sample = TrainSample::new(
+                    &s.position,
+                    if white { s.score } else { -s.score } as f32,
+                    if white { result } else { 1.0 - result },
+                );
                 if held_out {
-                    classical.push(evaluate(&s.position) as f32);
-                    validation.push(sample);
+                    read.classical.push(evaluate(&s.position) as f32);
+                    read.validation.push(sample);
                 } else {
-                    train.push(sample);
+                    read.train.push(sample);
                     if config.mirror {
-                        train.push(sample.mirror_files());
+                        read.train.push(sample.mirror_files());
                     }
                 }
             }
         }
-        file_ends.push((train.len(), validation.len()));
+        read.file_ends
+            .push((read.train.len(), read.validation.len()));
     }
-    if train.is_empty() {
-        return Err(TrainError::NoSamples);
-    }
+    Ok(read)
+}
+
+/// Gives every sample its target. Without a scale in `config`, each file's
+/// scores become win chances on the scale fitted to that file's own
+/// results (teachers differ: kiln-1's self-play needs about 195 cp where
+/// the hand-written evaluation's needs 145, its games being more drawn),
+/// and the network's output scale is the one fitted to all of them.
+fn set_targets(config: &Config, read: ReadSamples) -> Loaded {
+    let ReadSamples {
+        mut train,
+        mut validation,
+        classical,
+        file_ends,
+    } = read;
     // Mirrored copies (pushed right after each original) add nothing to a fit.
     let step = 1 + config.mirror as usize;
     let fit = |samples: &[TrainSample]| fit_eval_scale(samples.iter().step_by(step)).round() as i32;
@@ -303,13 +345,13 @@ pub fn load(config: &Config) -> Result<Loaded, TrainError> {
         .zip(&classical)
         .map(|(sample, &eval)| ((sigmoid(eval / eval_scale as f32) - sample.target) as f64).powi(2))
         .sum();
-    Ok(Loaded {
+    Loaded {
         train,
         validation,
         classical_validation_loss: classical_error / classical.len().max(1) as f64,
         eval_scale,
         file_scales,
-    })
+    }
 }
 
 /// The eval scale (centipawns, within the file format's range) at which
@@ -441,14 +483,7 @@ impl FloatNetwork {
 
     /// The evaluation of a position in centipawns, for the side to move.
     pub fn evaluate(&self, pos: &crate::chess::Position) -> f32 {
-        let mut sample = TrainSample {
-            features: [0; MAX_ACTIVE],
-            count: 0,
-            score: 0.0,
-            result: 0.0,
-            target: 0.0,
-        };
-        sample.count = active_features(pos, &mut sample.features) as u8;
+        let sample = TrainSample::new(pos, 0.0, 0.0);
         self.forward(&sample) * self.eval_scale as f32
     }
 
