@@ -307,7 +307,7 @@ fn read_samples(config: &Config) -> Result<ReadSamples, TrainError> {
 
 /// Gives every sample its target. Without a scale in `config`, each file's
 /// scores become win chances on the scale fitted to that file's own
-/// results (teachers differ: kiln-1's self-play needs about 195 cp where
+/// results (teachers differ: kiln-1's self-play needs about 180 cp where
 /// the hand-written evaluation's needs 145, its games being more drawn),
 /// and the network's output scale is the one fitted to all of them.
 fn set_targets(config: &Config, read: ReadSamples) -> Loaded {
