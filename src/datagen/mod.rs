@@ -592,9 +592,7 @@ fn report_progress(
 mod tests {
     use super::*;
 
-    fn args(line: &str) -> Vec<String> {
-        line.split_whitespace().map(str::to_string).collect()
-    }
+    use crate::tools::args::words as args;
 
     #[test]
     fn command_lines_become_configs_or_errors() {

@@ -87,17 +87,19 @@ impl<'a> Flags<'a> {
     }
 }
 
+/// A command line's words, as the tools' tests write them.
+#[cfg(test)]
+pub fn words(line: &str) -> Vec<String> {
+    line.split_whitespace().map(str::to_string).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn args(line: &str) -> Vec<String> {
-        line.split_whitespace().map(str::to_string).collect()
-    }
-
     #[test]
     fn flags_values_and_numbers_are_read_in_turn() {
-        let line = args("--out a.kgame --threads 2 --lr 0.5 --all");
+        let line = words("--out a.kgame --threads 2 --lr 0.5 --all");
         let mut flags = Flags::new(&line);
         assert_eq!(flags.next_flag(), Some("--out"));
         assert_eq!(flags.value("--out"), Ok("a.kgame"));
@@ -111,7 +113,7 @@ mod tests {
 
     #[test]
     fn bad_and_missing_values_are_refused_with_the_flag() {
-        let line = args("--threads 0 --threads x --seed");
+        let line = words("--threads 0 --threads x --seed");
         let mut flags = Flags::new(&line);
         flags.next_flag();
         let zero = flags.number::<usize, _>("--threads", 1..=8).unwrap_err();

@@ -813,11 +813,10 @@ mod tests {
     use super::*;
     use crate::chess::Position;
     use crate::datagen::{self, Starts};
+    use crate::tools::args::words as args;
 
     #[test]
     fn command_lines_become_configs_or_errors() {
-        let args =
-            |line: &str| -> Vec<String> { line.split_whitespace().map(str::to_string).collect() };
         let defaults = Config::from_args(&[]).unwrap();
         assert_eq!(defaults.data, vec![PathBuf::from(DEFAULT_DATA_FILE)]);
         assert!(defaults.mirror && defaults.eval_scale.is_none());
