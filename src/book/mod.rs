@@ -9,11 +9,11 @@ mod polyglot_random;
 
 use crate::chess::san::SanError;
 use crate::chess::{Move, Position};
+use crate::files::{read_regular_file, ReadError};
 use polyglot::{PolyglotEntry, PolyglotProblem};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 
 mod embedded {
@@ -321,24 +321,19 @@ impl Book {
     /// pointing at one cannot block the caller.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
-        let cannot_read = |error| BookError::CannotRead {
-            path: path.to_path_buf(),
-            error,
-        };
-        let not_regular = || BookError::NotARegularFile {
-            path: path.to_path_buf(),
-        };
-        if !std::fs::metadata(path).map_err(cannot_read)?.is_file() {
-            return Err(not_regular());
-        }
-        let mut file = File::open(path).map_err(cannot_read)?;
-        // The path may have been replaced between the two looks; check
-        // what was actually opened before reading from it.
-        if !file.metadata().map_err(cannot_read)?.is_file() {
-            return Err(not_regular());
-        }
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(cannot_read)?;
+        let bytes = read_regular_file(path, u64::MAX).map_err(|e| match e {
+            ReadError::NotAFile => BookError::NotARegularFile {
+                path: path.to_path_buf(),
+            },
+            ReadError::Io(error) => BookError::CannotRead {
+                path: path.to_path_buf(),
+                error,
+            },
+            ReadError::TooLarge { limit } => BookError::CannotRead {
+                path: path.to_path_buf(),
+                error: io::Error::other(format!("longer than {limit} bytes")),
+            },
+        })?;
         Book::from_bytes(&bytes).map_err(|e| e.in_file(path))
     }
 }

@@ -8,6 +8,7 @@ pub mod format;
 
 use crate::chess::{legal_moves, Color, Position};
 use crate::eval::insufficient_material;
+use crate::files::{read_regular_file, ReadError};
 use crate::nnue::EvalChoice;
 use crate::rng::{time_seed, Rng};
 use crate::search::history::History;
@@ -217,10 +218,10 @@ pub fn chess960_fen(n: usize) -> String {
 /// Why an EPD file of starting positions could not be used.
 #[derive(Debug)]
 pub enum EpdError {
-    /// It could not be read.
-    Io(io::Error),
-    /// It is a directory or some other non-file.
-    NotAFile,
+    /// It could not be read (or is not a regular file).
+    File(ReadError),
+    /// It is not text.
+    NotText,
     /// No line of it is a legal position.
     NoFen,
 }
@@ -228,8 +229,12 @@ pub enum EpdError {
 impl std::fmt::Display for EpdError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EpdError::Io(e) => write!(f, "{e}"),
-            EpdError::NotAFile => write!(f, "not a regular file"),
+            EpdError::File(ReadError::Io(e)) => write!(f, "{e}"),
+            EpdError::File(ReadError::NotAFile) => write!(f, "not a regular file"),
+            EpdError::File(ReadError::TooLarge { limit }) => {
+                write!(f, "larger than {limit} bytes")
+            }
+            EpdError::NotText => write!(f, "not UTF-8 text"),
             EpdError::NoFen => write!(f, "no valid FEN"),
         }
     }
@@ -239,10 +244,8 @@ impl std::error::Error for EpdError {}
 
 /// The FENs of the EPD file at `path` (see `epd_fens`), at least one.
 pub fn read_epd(path: &std::path::Path) -> Result<Vec<String>, EpdError> {
-    if !std::fs::metadata(path).map_err(EpdError::Io)?.is_file() {
-        return Err(EpdError::NotAFile);
-    }
-    let text = std::fs::read_to_string(path).map_err(EpdError::Io)?;
+    let bytes = read_regular_file(path, u64::MAX).map_err(EpdError::File)?;
+    let text = String::from_utf8(bytes).map_err(|_| EpdError::NotText)?;
     let fens = epd_fens(&text);
     if fens.is_empty() {
         return Err(EpdError::NoFen);

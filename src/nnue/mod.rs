@@ -24,6 +24,7 @@ pub use file::{output_bucket, NetError, Weights, INPUTS, MAX_OUTPUT_BUCKETS, QA,
 pub use kernels::Kernels;
 
 use crate::chess::{Color, Kind, Piece, Position, Square};
+use crate::files::ReadError;
 use std::sync::Arc;
 
 // The committed network, checked and described by the build script:
@@ -191,19 +192,8 @@ impl Network {
     /// file no larger than the largest network the format allows (a huge
     /// one is refused without reading it all).
     pub fn from_file(path: &std::path::Path) -> Result<Box<Network>, LoadError> {
-        use std::io::Read;
-        let file = std::fs::File::open(path).map_err(LoadError::Io)?;
-        if !file.metadata().is_ok_and(|m| m.is_file()) {
-            return Err(LoadError::NotAFile);
-        }
-        let limit = file::file_len(file::MAX_HIDDEN, file::MAX_OUTPUT_BUCKETS);
-        let mut bytes = Vec::new();
-        file.take(limit as u64 + 1)
-            .read_to_end(&mut bytes)
-            .map_err(LoadError::Io)?;
-        if bytes.len() > limit {
-            return Err(LoadError::TooLarge { limit });
-        }
+        let limit = file::file_len(file::MAX_HIDDEN, file::MAX_OUTPUT_BUCKETS) as u64;
+        let bytes = crate::files::read_regular_file(path, limit).map_err(LoadError::File)?;
         Network::from_bytes(&bytes).map_err(LoadError::Invalid)
     }
 
@@ -225,12 +215,9 @@ impl Network {
 /// Why a network file could not be loaded.
 #[derive(Debug)]
 pub enum LoadError {
-    /// It could not be opened or read.
-    Io(std::io::Error),
-    /// It is a directory or some other non-file.
-    NotAFile,
-    /// It is larger than any network of the format.
-    TooLarge { limit: usize },
+    /// It could not be read: missing, not a regular file, or larger than
+    /// any network of the format.
+    File(ReadError),
     /// Its contents are refused.
     Invalid(NetError),
 }
@@ -238,9 +225,9 @@ pub enum LoadError {
 impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            LoadError::Io(e) => write!(f, "{e}"),
-            LoadError::NotAFile => write!(f, "not a regular file"),
-            LoadError::TooLarge { limit } => {
+            LoadError::File(ReadError::Io(e)) => write!(f, "{e}"),
+            LoadError::File(ReadError::NotAFile) => write!(f, "not a regular file"),
+            LoadError::File(ReadError::TooLarge { limit }) => {
                 write!(f, "larger than any network ({limit} bytes at most)")
             }
             LoadError::Invalid(e) => write!(f, "{e}"),

@@ -1,0 +1,38 @@
+//! Reading a whole file that a user names (`BookFile`, `EvalFile`, an EPD
+//! of starting positions): only a regular file, checked on the handle
+//! actually opened (so a path swapped for a FIFO or device cannot block or
+//! run forever), and never more than the caller's limit.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+/// Why a named file could not be read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// It could not be opened or read.
+    Io(io::Error),
+    /// It is a directory, FIFO, device or other non-file.
+    NotAFile,
+    /// It is longer than the caller's limit (bytes).
+    TooLarge { limit: u64 },
+}
+
+/// The bytes of the regular file at `path`, at most `limit` of them.
+pub fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    if !std::fs::metadata(path).map_err(ReadError::Io)?.is_file() {
+        return Err(ReadError::NotAFile);
+    }
+    let file = File::open(path).map_err(ReadError::Io)?;
+    if !file.metadata().map_err(ReadError::Io)?.is_file() {
+        return Err(ReadError::NotAFile);
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    Ok(bytes)
+}
