@@ -181,7 +181,7 @@ fn perft(args: &[String]) -> ExitCode {
 const DATAGEN_USAGE: &str =
     "usage: kiln datagen [--out FILE] [--threads N] [--nodes N] [--random-plies N] \
 [--book FILE.epd | --chess960] [--games N] [--positions N] [--seed N] [--hash MB]
-       [--eval nnue|classical]
+       [--eval nnue|classical | --eval-file FILE.nnue]
        kiln datagen export FILE [--all]   (FEN | score | result lines on stdout)";
 
 /// `kiln datagen ...`: self-play data; `kiln datagen export FILE`: text.

@@ -131,6 +131,7 @@ fn pgn_games_convert_back_to_the_same_records() {
         seed: 11,
         hash_mb: 1,
         eval: kiln::nnue::EvalChoice::Classical,
+        eval_file: None,
     };
     datagen::run(&config, &mut std::io::sink()).unwrap();
     let mut games = read_games(&selfplay);

@@ -9,7 +9,7 @@ pub mod format;
 use crate::chess::{legal_moves, Color, Position};
 use crate::eval::insufficient_material;
 use crate::files::{read_regular_file, ReadError};
-use crate::nnue::EvalChoice;
+use crate::nnue::{EvalChoice, Network};
 use crate::rng::{time_seed, Rng};
 use crate::search::history::History;
 use crate::search::time::Limits;
@@ -74,6 +74,8 @@ pub struct Config {
     pub hash_mb: usize,
     /// The evaluation the players search with (the teacher).
     pub eval: EvalChoice,
+    /// The network file `eval` was loaded from (`--eval-file`), for the log.
+    pub eval_file: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -89,6 +91,7 @@ impl Default for Config {
             seed: time_seed(),
             hash_mb: 8,
             eval: EvalChoice::default(),
+            eval_file: None,
         }
     }
 }
@@ -102,7 +105,8 @@ pub const MAX_RANDOM_PLIES: usize = 200;
 impl Config {
     /// `kiln datagen`'s flags: `--out FILE`, `--threads N`, `--nodes N`,
     /// `--random-plies N`, `--book FILE.epd` or `--chess960`, `--games N`,
-    /// `--positions N`, `--seed N`, `--hash MB`, `--eval nnue|classical`.
+    /// `--positions N`, `--seed N`, `--hash MB`, `--eval nnue|classical`,
+    /// `--eval-file FILE.nnue` (a network not yet embedded as the teacher).
     pub fn from_args(args: &[String]) -> Result<Config, ArgError> {
         let mut config = Config::default();
         let mut random_plies = None;
@@ -112,6 +116,7 @@ impl Config {
                 "--chess960" => config.starts = Starts::Chess960,
                 "--out" => config.out = flags.value(flag)?.into(),
                 "--eval" => {
+                    config.eval_file = None;
                     config.eval = match flags.value(flag)? {
                         "nnue" => EvalChoice::Embedded,
                         "classical" => EvalChoice::Classical,
@@ -123,6 +128,16 @@ impl Config {
                             })
                         }
                     }
+                }
+                "--eval-file" => {
+                    let path = flags.value(flag)?;
+                    let network =
+                        Network::from_file(path.as_ref()).map_err(|e| ArgError::Unusable {
+                            flag: flag.to_string(),
+                            reason: format!("{path}: {e}"),
+                        })?;
+                    config.eval = EvalChoice::Loaded(network.into());
+                    config.eval_file = Some(path.into());
                 }
                 "--book" => {
                     let path = flags.value(flag)?;
@@ -497,9 +512,10 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
         config.threads,
         config.soft_nodes,
         config.random_plies,
-        match config.eval.network() {
-            Some(_) => format!("nnue ({})", crate::nnue::NETWORK_FILE),
-            None => "classical".to_string(),
+        match (&config.eval, &config.eval_file) {
+            (EvalChoice::Classical, _) => "classical".to_string(),
+            (_, Some(file)) => format!("nnue ({})", file.display()),
+            (_, None) => format!("nnue ({})", crate::nnue::NETWORK_FILE),
         },
         config.seed
     );
@@ -630,6 +646,42 @@ mod tests {
                 .starts_with("--book: /nonexistent/kiln.epd: "),
             "{missing}"
         );
+    }
+
+    #[test]
+    fn an_eval_file_becomes_the_teacher_and_a_bad_one_is_refused() {
+        let committed = format!(
+            "{}/networks/{}",
+            env!("CARGO_MANIFEST_DIR"),
+            crate::nnue::NETWORK_FILE
+        );
+        let config =
+            Config::from_args(&args(&format!("--eval classical --eval-file {committed}"))).unwrap();
+        let start = Position::startpos();
+        match &config.eval {
+            EvalChoice::Loaded(net) => {
+                assert_eq!(
+                    net.evaluate(&start),
+                    EvalChoice::Embedded.network().unwrap().evaluate(&start)
+                )
+            }
+            other => panic!("--eval-file gave {other:?}"),
+        }
+        assert_eq!(config.eval_file, Some(PathBuf::from(&committed)));
+        // A later `--eval` wins, and forgets the file.
+        let config =
+            Config::from_args(&args(&format!("--eval-file {committed} --eval classical"))).unwrap();
+        assert!(matches!(config.eval, EvalChoice::Classical));
+        assert_eq!(config.eval_file, None);
+
+        let truncated =
+            std::env::temp_dir().join(format!("kiln-datagen-net-{}.nnue", std::process::id()));
+        std::fs::write(&truncated, &crate::nnue::NETWORK_BYTES[..100]).unwrap();
+        let refused =
+            Config::from_args(&args(&format!("--eval-file {}", truncated.display()))).unwrap_err();
+        std::fs::remove_file(&truncated).unwrap();
+        let prefix = format!("--eval-file: {}: ", truncated.display());
+        assert!(refused.to_string().starts_with(&prefix), "{refused}");
     }
 
     #[test]

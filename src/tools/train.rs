@@ -860,6 +860,7 @@ mod tests {
             seed: 5,
             hash_mb: 1,
             eval: crate::nnue::EvalChoice::Classical,
+            eval_file: None,
         };
         datagen::run(&config, &mut std::io::sink()).unwrap();
         out
