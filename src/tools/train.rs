@@ -23,7 +23,7 @@
 use super::adam::{Moments, Step};
 use super::golden::golden_section_minimum;
 use crate::chess::Color;
-use crate::datagen::format::{GameReader, SampleFilter};
+use crate::datagen::format::{DataError, GameReader, SampleFilter};
 use crate::datagen::DEFAULT_DATA_FILE;
 use crate::eval::evaluate;
 use crate::nnue::file::{output_layer, output_layer_mut, MAX_EVAL_SCALE, MIN_EVAL_SCALE};
@@ -156,23 +156,26 @@ fn positive(flags: &mut Flags, flag: &str) -> Result<f32, ArgError> {
 /// Why training could not run.
 #[derive(Debug)]
 pub enum TrainError {
-    /// A data file could not be read, or holds a bad record.
-    Data(String),
+    /// The data file at `path` could not be read, or holds a bad record.
+    Data { path: PathBuf, error: DataError },
     /// The filter kept no training position.
     NoSamples,
     /// The hidden size or bucket count is outside the file format's limits.
     Shape(NetError),
-    /// The network could not be written.
-    Write(String),
+    /// The network (or its folder) at `path` could not be written.
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
 }
 
 impl fmt::Display for TrainError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TrainError::Data(e) => write!(f, "{e}"),
+            TrainError::Data { path, error } => write!(f, "{}: {error}", path.display()),
             TrainError::NoSamples => write!(f, "no training positions in the data"),
             TrainError::Shape(e) => write!(f, "{e}"),
-            TrainError::Write(e) => write!(f, "{e}"),
+            TrainError::Write { path, error } => write!(f, "{}: {error}", path.display()),
         }
     }
 }
@@ -265,15 +268,17 @@ fn read_samples(config: &Config) -> Result<ReadSamples, TrainError> {
     };
     let mut index = 0usize;
     for path in &config.data {
-        let data_error =
-            |e: &dyn fmt::Display| TrainError::Data(format!("{}: {e}", path.display()));
-        let file = std::fs::File::open(path).map_err(|e| data_error(&e))?;
-        let reader = GameReader::new(std::io::BufReader::new(file)).map_err(|e| data_error(&e))?;
-        for game in reader {
-            let game = game.map_err(|e| data_error(&e))?;
+        let data_error = |error: DataError| TrainError::Data {
+            path: path.clone(),
+            error,
+        };
+        let file = std::fs::File::open(path).map_err(|e| data_error(DataError::Io(e)))?;
+        let reader = GameReader::new(std::io::BufReader::new(file)).map_err(data_error)?;
+        for (game_in_file, game) in reader.enumerate() {
+            let game = game.map_err(data_error)?;
             let samples = game
-                .samples(&SampleFilter::default(), index as u64)
-                .map_err(|e| data_error(&e))?;
+                .samples(&SampleFilter::default(), game_in_file as u64)
+                .map_err(data_error)?;
             let held_out = index % VALIDATION_EVERY == VALIDATION_EVERY - 1;
             index += 1;
             for s in samples {
@@ -799,11 +804,15 @@ pub fn run(config: &Config, log: &mut impl Write) -> Result<Report, TrainError> 
     let report = train(config, &mut train_set, &validation, eval_scale, log)?;
     let bytes = nnue::file::write(&report.network.quantise());
     if let Some(dir) = config.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| TrainError::Write(format!("{}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|error| TrainError::Write {
+            path: dir.to_path_buf(),
+            error,
+        })?;
     }
-    std::fs::write(&config.out, bytes)
-        .map_err(|e| TrainError::Write(format!("{}: {e}", config.out.display())))?;
+    std::fs::write(&config.out, bytes).map_err(|error| TrainError::Write {
+        path: config.out.clone(),
+        error,
+    })?;
     let _ = writeln!(log, "wrote {}", config.out.display());
     Ok(report)
 }
@@ -1088,6 +1097,65 @@ mod tests {
         let config = Config::default();
         let empty = train(&config, &mut [], &[], 100, &mut std::io::sink());
         assert!(matches!(empty, Err(TrainError::NoSamples)));
+    }
+
+    #[test]
+    fn a_bad_record_is_reported_with_its_file_and_its_game_in_that_file() {
+        use crate::chess::Move;
+        use crate::datagen::format::{encode_game, write_header, Game, GameResult, Ply};
+        let good = small_data("bad-record");
+        let bad = good.with_file_name("bad.kgame");
+        let start = Position::startpos();
+        let e4 = Game {
+            start,
+            plies: vec![Ply {
+                mv: start.parse_uci_move("e2e4", false).unwrap(),
+                score: 20,
+            }],
+            result: GameResult::Draw,
+        };
+        let illegal = Game {
+            plies: vec![Ply {
+                mv: Move::from_bits(0x0FFF),
+                score: 0,
+            }],
+            ..e4.clone()
+        };
+        let mut bytes = Vec::new();
+        write_header(&mut bytes).unwrap();
+        bytes.extend(encode_game(&e4));
+        bytes.extend(encode_game(&illegal));
+        std::fs::write(&bad, bytes).unwrap();
+        let config = Config {
+            data: vec![good.clone(), bad.clone()],
+            ..Config::default()
+        };
+        match load(&config) {
+            Err(TrainError::Data { path, error }) => {
+                assert_eq!(path, bad);
+                // Game 1 of bad.kgame, though 61 games came before it.
+                assert!(
+                    matches!(error, DataError::IllegalMove { game: 1, ply: 0 }),
+                    "{error}"
+                );
+            }
+            Err(other) => panic!("{other}"),
+            Ok(_) => panic!("the illegal move was read"),
+        }
+        // A network asked for under a file (not a folder) is refused by path.
+        let unwritable = Config {
+            data: vec![good.clone()],
+            out: good.join("net.nnue"),
+            hidden: 8,
+            epochs: 1,
+            threads: 1,
+            ..Config::default()
+        };
+        match run(&unwritable, &mut std::io::sink()) {
+            Err(TrainError::Write { path, .. }) => assert_eq!(path, good),
+            Err(other) => panic!("{other}"),
+            Ok(_) => panic!("a network was written under a file"),
+        }
     }
 
     #[test]
