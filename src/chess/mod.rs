@@ -3,6 +3,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod diagram;
 pub mod fen;
 pub mod movegen;
 pub mod mv;

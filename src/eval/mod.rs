@@ -93,6 +93,47 @@ pub struct Breakdown {
     pub total: i32,
 }
 
+impl std::fmt::Display for Breakdown {
+    /// The table `eval` prints: each term's mg/eg for White, Black and their
+    /// difference, then mating knowledge, phase, scaling and the total.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pair = |packed: i32| format!("{:5} {:5}", mg(packed), eg(packed));
+        writeln!(
+            f,
+            "        term |    White mg/eg |    Black mg/eg |    Total mg/eg"
+        )?;
+        for (name, [white, black]) in TERM_NAMES.iter().zip(self.terms) {
+            writeln!(
+                f,
+                "{name:>12} |    {} |    {} |    {}",
+                pair(white),
+                pair(black),
+                pair(white - black)
+            )?;
+        }
+        writeln!(
+            f,
+            "(material+pst is one incremental sum: its White column is White minus Black)"
+        )?;
+        writeln!(
+            f,
+            "{:>12} | {:5} (mating knowledge, White's view, not tapered)",
+            "endgame", self.endgame
+        )?;
+        let drawish = if self.eg_scale != NORMAL_SCALE {
+            " (drawish ending)"
+        } else {
+            ""
+        };
+        writeln!(
+            f,
+            "phase {}/{MAX_PHASE}, endgame half scaled by {}/{NORMAL_SCALE}{drawish}",
+            self.phase, self.eg_scale
+        )?;
+        write!(f, "Classical evaluation: {} (side to move)", self.total)
+    }
+}
+
 /// The evaluation of `pos` in centipawns, for the side to move (without a
 /// pawn cache: for callers outside the search).
 pub fn evaluate(pos: &Position) -> i32 {
@@ -274,6 +315,28 @@ pub fn insufficient_material(pos: &Position) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_breakdown_prints_every_term_and_the_total_it_holds() {
+        // Opposite-coloured bishops with a pawn: a drawish ending.
+        let pos = Position::from_fen("4k3/8/8/4b3/8/2P5/4B3/4K3 w - - 0 1").unwrap();
+        let b = breakdown(&pos);
+        assert_ne!(b.eg_scale, NORMAL_SCALE);
+        let text = b.to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1 + TERM_NAMES.len() + 4, "{text}");
+        for (line, name) in lines[1..].iter().zip(TERM_NAMES) {
+            assert!(
+                line.trim_start().starts_with(&format!("{name} |")),
+                "{line}"
+            );
+        }
+        assert!(lines[TERM_NAMES.len() + 3].ends_with(" (drawish ending)"));
+        assert_eq!(
+            lines.last().copied(),
+            Some(format!("Classical evaluation: {} (side to move)", evaluate(&pos)).as_str())
+        );
+    }
 
     #[test]
     fn start_position_is_balanced_and_symmetric() {

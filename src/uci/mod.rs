@@ -531,58 +531,12 @@ impl Engine {
     }
 
     fn cmd_display(&self) {
-        let pos = &self.position;
-        let mut board = String::from("\n +---+---+---+---+---+---+---+---+\n");
-        for rank in (0..8).rev() {
-            for file in 0..8 {
-                let c = pos
-                    .piece_at(crate::chess::Square::from_file_rank(file, rank))
-                    .map_or(' ', |p| p.to_char());
-                board.push_str(&format!(" | {c}"));
-            }
-            board.push_str(&format!(
-                " | {}\n +---+---+---+---+---+---+---+---+\n",
-                rank + 1
-            ));
-        }
-        board.push_str("   a   b   c   d   e   f   g   h\n");
-        say(&board);
-        say(&format!("Fen: {}", pos.to_fen()));
-        say(&format!("Key: {:016X}", pos.key()));
-        let checkers: Vec<String> = pos.checkers().map(|s| s.to_string()).collect();
-        say(&format!("Checkers: {}", checkers.join(" ")));
+        say(&self.position.diagram().to_string());
     }
 
     fn cmd_eval(&self) {
         let b = eval::breakdown(&self.position);
-        let pair = |packed: i32| format!("{:5} {:5}", eval::mg(packed), eval::eg(packed));
-        say("        term |    White mg/eg |    Black mg/eg |    Total mg/eg");
-        for (name, [white, black]) in eval::TERM_NAMES.iter().zip(b.terms) {
-            say(&format!(
-                "{name:>12} |    {} |    {} |    {}",
-                pair(white),
-                pair(black),
-                pair(white - black)
-            ));
-        }
-        say("(material+pst is one incremental sum: its White column is White minus Black)");
-        say(&format!(
-            "{:>12} | {:5} (mating knowledge, White's view, not tapered)",
-            "endgame", b.endgame
-        ));
-        say(&format!(
-            "phase {}/{}, endgame half scaled by {}/{}{}",
-            b.phase,
-            eval::MAX_PHASE,
-            b.eg_scale,
-            eval::NORMAL_SCALE,
-            if b.eg_scale != eval::NORMAL_SCALE {
-                " (drawish ending)"
-            } else {
-                ""
-            }
-        ));
-        say(&format!("Classical evaluation: {} (side to move)", b.total));
+        say(&b.to_string());
         let (net, source): (&Network, String) = match &self.loaded_network {
             Some(net) => (net, format!("'{}'", error::echo(&self.options.eval_file))),
             None => (&nnue::EMBEDDED, nnue::NETWORK_FILE.to_string()),
