@@ -1,0 +1,236 @@
+//! The network in floats as it trains: forward pass, gradient, loss, and
+//! the conversions to and from the integer weights of `nnue::file`.
+
+use super::samples::TrainSample;
+use crate::nnue::file::{output_layer, output_layer_mut};
+use crate::nnue::{mirror, Weights, INPUTS, QA, QB};
+use crate::rng::Rng;
+
+/// Initial input weights are uniform in ± this; biases start at 0.
+pub const INIT_INPUT_RANGE: f32 = 0.1;
+pub(super) fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The network in floats, as it trains (and its gradient, same shape).
+#[derive(Clone, Debug)]
+pub struct FloatNetwork {
+    pub hidden: usize,
+    pub buckets: usize,
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    /// `buckets × 2 × hidden`, as in the file.
+    pub w2: Vec<f32>,
+    pub b2: Vec<f32>,
+    /// Centipawns per unit of output (not trained).
+    pub eval_scale: i32,
+}
+
+impl FloatNetwork {
+    pub(super) fn zero(hidden: usize, buckets: usize, eval_scale: i32) -> FloatNetwork {
+        FloatNetwork {
+            hidden,
+            buckets,
+            w1: vec![0.0; INPUTS * hidden],
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; buckets * 2 * hidden],
+            b2: vec![0.0; buckets],
+            eval_scale,
+        }
+    }
+
+    /// Small random input weights and output weights; zero biases.
+    pub fn random(hidden: usize, buckets: usize, eval_scale: i32, seed: u64) -> FloatNetwork {
+        let mut rng = Rng::new(seed);
+        let mut uniform = |range: f32| {
+            let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+            (2.0 * unit - 1.0) * range
+        };
+        let mut net = FloatNetwork::zero(hidden, buckets, eval_scale);
+        for w in &mut net.w1 {
+            *w = uniform(INIT_INPUT_RANGE);
+        }
+        let output_range = 1.0 / (2.0 * hidden as f32).sqrt();
+        for w in &mut net.w2 {
+            *w = uniform(output_range);
+        }
+        net
+    }
+
+    pub(super) fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.w1
+            .iter_mut()
+            .chain(self.b1.iter_mut())
+            .chain(self.w2.iter_mut())
+            .chain(self.b2.iter_mut())
+    }
+
+    pub(super) fn params(&self) -> impl Iterator<Item = &f32> {
+        self.w1
+            .iter()
+            .chain(self.b1.iter())
+            .chain(self.w2.iter())
+            .chain(self.b2.iter())
+    }
+
+    /// Both accumulators (side to move first), before the activation.
+    fn accumulate(&self, features: &[u16], ours: &mut [f32], theirs: &mut [f32]) {
+        let h = self.hidden;
+        ours.copy_from_slice(&self.b1);
+        theirs.copy_from_slice(&self.b1);
+        for &f in features {
+            let f = f as usize;
+            for (a, w) in ours.iter_mut().zip(&self.w1[f * h..][..h]) {
+                *a += w;
+            }
+            for (a, w) in theirs.iter_mut().zip(&self.w1[mirror(f) * h..][..h]) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The output layer of `bucket`.
+    fn output(&self, ours: &[f32], theirs: &[f32], bucket: usize) -> f32 {
+        let h = self.hidden;
+        let w2 = output_layer(&self.w2, h, bucket);
+        let screlu = |x: f32| {
+            let c = x.clamp(0.0, 1.0);
+            c * c
+        };
+        let mut out = self.b2[bucket];
+        for i in 0..h {
+            out += screlu(ours[i]) * w2[i] + screlu(theirs[i]) * w2[h + i];
+        }
+        out
+    }
+
+    /// The raw output (units of `eval_scale` centipawns) of a sample.
+    pub fn forward(&self, sample: &TrainSample) -> f32 {
+        let mut ours = vec![0.0; self.hidden];
+        let mut theirs = vec![0.0; self.hidden];
+        self.accumulate(sample.features(), &mut ours, &mut theirs);
+        self.output(&ours, &theirs, sample.bucket(self.buckets))
+    }
+
+    /// The evaluation of a position in centipawns, for the side to move.
+    pub fn evaluate(&self, pos: &crate::chess::Position) -> f32 {
+        let sample = TrainSample::new(pos, 0.0, 0.0);
+        self.forward(&sample) * self.eval_scale as f32
+    }
+
+    /// Adds the gradient of the squared error on `samples` to `grad`;
+    /// returns the summed error.
+    pub(super) fn backward(&self, samples: &[TrainSample], grad: &mut FloatNetwork) -> f64 {
+        let h = self.hidden;
+        let mut ours = vec![0.0; h];
+        let mut theirs = vec![0.0; h];
+        let mut d_ours = vec![0.0; h];
+        let mut d_theirs = vec![0.0; h];
+        let mut error = 0.0f64;
+        for sample in samples {
+            self.accumulate(sample.features(), &mut ours, &mut theirs);
+            let bucket = sample.bucket(self.buckets);
+            let p = sigmoid(self.output(&ours, &theirs, bucket));
+            let diff = p - sample.target;
+            error += (diff * diff) as f64;
+            let d_out = 2.0 * diff * p * (1.0 - p);
+            grad.b2[bucket] += d_out;
+            let w2 = output_layer(&self.w2, h, bucket);
+            let g2 = output_layer_mut(&mut grad.w2, h, bucket);
+            for i in 0..h {
+                let (a, b) = (ours[i], theirs[i]);
+                let (ca, cb) = (a.clamp(0.0, 1.0), b.clamp(0.0, 1.0));
+                g2[i] += d_out * ca * ca;
+                g2[h + i] += d_out * cb * cb;
+                // d screlu / dx = 2x inside (0, 1), else 0.
+                d_ours[i] = if a > 0.0 && a < 1.0 {
+                    d_out * w2[i] * 2.0 * a
+                } else {
+                    0.0
+                };
+                d_theirs[i] = if b > 0.0 && b < 1.0 {
+                    d_out * w2[h + i] * 2.0 * b
+                } else {
+                    0.0
+                };
+                grad.b1[i] += d_ours[i] + d_theirs[i];
+            }
+            for &f in sample.features() {
+                let f = f as usize;
+                for (g, d) in grad.w1[f * h..][..h].iter_mut().zip(&d_ours) {
+                    *g += d;
+                }
+                for (g, d) in grad.w1[mirror(f) * h..][..h].iter_mut().zip(&d_theirs) {
+                    *g += d;
+                }
+            }
+        }
+        error
+    }
+
+    /// The network rounded to the integers the engine uses.
+    pub fn quantise(&self) -> Weights {
+        let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
+        Weights {
+            hidden: self.hidden,
+            buckets: self.buckets,
+            w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
+            b1: self.b1.iter().map(|&b| q(b, QA)).collect(),
+            w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
+            b2: self
+                .b2
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
+            eval_scale: self.eval_scale,
+        }
+    }
+}
+
+impl From<&Weights> for FloatNetwork {
+    /// The float network whose weights are exactly the integer ones'.
+    fn from(net: &Weights) -> FloatNetwork {
+        let d = |x: i16, scale: i32| x as f32 / scale as f32;
+        FloatNetwork {
+            hidden: net.hidden,
+            buckets: net.buckets,
+            w1: net.w1.iter().map(|&w| d(w, QA)).collect(),
+            b1: net.b1.iter().map(|&b| d(b, QA)).collect(),
+            w2: net.w2.iter().map(|&w| d(w, QB)).collect(),
+            b2: net
+                .b2
+                .iter()
+                .map(|&b| b as f32 / (QA * QB) as f32)
+                .collect(),
+            eval_scale: net.eval_scale,
+        }
+    }
+}
+
+/// The mean squared error of `net` on `samples`, over `threads` threads.
+pub fn loss(net: &FloatNetwork, samples: &[TrainSample], threads: usize) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let chunk = samples.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|s| {
+                            let d = sigmoid(net.forward(s)) - s.target;
+                            (d * d) as f64
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("loss thread"))
+            .sum()
+    });
+    total / samples.len() as f64
+}
