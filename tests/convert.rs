@@ -130,8 +130,7 @@ fn pgn_games_convert_back_to_the_same_records() {
         positions: None,
         seed: 11,
         hash_mb: 1,
-        eval: kiln::nnue::EvalChoice::Classical,
-        eval_file: None,
+        teacher: kiln::datagen::Teacher::Classical,
     };
     datagen::run(&config, &mut std::io::sink()).unwrap();
     let mut games = read_games(&selfplay);

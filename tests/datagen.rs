@@ -30,8 +30,7 @@ fn config(out: &Path, games: u64, seed: u64, starts: Starts) -> Config {
         positions: None,
         seed,
         hash_mb: 1,
-        eval: kiln::nnue::EvalChoice::Classical,
-        eval_file: None,
+        teacher: kiln::datagen::Teacher::Classical,
     }
 }
 

@@ -1,5 +1,5 @@
 //! The chess core: squares, bitboards, pieces, moves, positions, FEN, legal
-//! move generation, SAN.
+//! move generation, SAN, and the board diagram `d` prints.
 
 pub mod attacks;
 pub mod bitboard;
@@ -16,6 +16,7 @@ pub mod square;
 pub(crate) mod testdata;
 
 pub use bitboard::Bitboard;
+pub use diagram::Diagram;
 pub use fen::FenError;
 pub use movegen::{legal_moves, MoveList};
 pub use mv::{Move, MoveKind};

@@ -111,13 +111,16 @@ impl fmt::Display for DataError {
             DataError::UnsupportedVersion(v) => {
                 write!(f, "format version {v} (this build reads {VERSION})")
             }
+            // People count games and plies from 1; the fields count from 0.
             DataError::BadStart { game, error } => {
-                write!(f, "game {game}: start position: {error}")
+                write!(f, "game {}: start position: {error}", game + 1)
             }
             DataError::IllegalMove { game, ply } => {
-                write!(f, "game {game}: illegal move at ply {ply}")
+                write!(f, "game {}: illegal move at ply {}", game + 1, ply + 1)
             }
-            DataError::BadResult { game, byte } => write!(f, "game {game}: result byte {byte}"),
+            DataError::BadResult { game, byte } => {
+                write!(f, "game {}: result byte {byte}", game + 1)
+            }
         }
     }
 }

@@ -18,11 +18,12 @@ use crate::search::MAX_THREADS;
 use crate::search::{search, SearchRequest, Signals};
 use crate::tools::args::{ArgError, Flags};
 use format::{encode_game, write_header, DataError, Game, GameReader, GameResult, Ply, HEADER_LEN};
+use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Where `datagen` writes, and `train`, `tune` and `wdl-fit` read, unless told.
@@ -72,10 +73,61 @@ pub struct Config {
     pub positions: Option<u64>,
     pub seed: u64,
     pub hash_mb: usize,
-    /// The evaluation the players search with (the teacher).
-    pub eval: EvalChoice,
-    /// The network file `eval` was loaded from (`--eval-file`), for the log.
-    pub eval_file: Option<PathBuf>,
+    /// The evaluation the players search with.
+    pub teacher: Teacher,
+}
+
+/// The evaluation datagen's players search with: its scores are what the
+/// next network learns.
+#[derive(Clone)]
+pub enum Teacher {
+    /// The hand-written evaluation.
+    Classical,
+    /// The network compiled into the binary.
+    Embedded,
+    /// A network read from `path` (`--eval-file`), not yet embedded.
+    File {
+        path: PathBuf,
+        network: Arc<Network>,
+    },
+}
+
+impl Default for Teacher {
+    /// What `UseNNUE` starts as.
+    fn default() -> Teacher {
+        match EvalChoice::default() {
+            EvalChoice::Classical => Teacher::Classical,
+            _ => Teacher::Embedded,
+        }
+    }
+}
+
+impl Teacher {
+    /// The evaluation a search with this teacher runs.
+    pub fn eval(&self) -> EvalChoice {
+        match self {
+            Teacher::Classical => EvalChoice::Classical,
+            Teacher::Embedded => EvalChoice::Embedded,
+            Teacher::File { network, .. } => EvalChoice::Loaded(network.clone()),
+        }
+    }
+}
+
+impl fmt::Debug for Teacher {
+    /// As `Display` (a network's weights are not worth printing).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Teacher({self})")
+    }
+}
+
+impl fmt::Display for Teacher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Teacher::Classical => write!(f, "classical"),
+            Teacher::Embedded => write!(f, "nnue ({})", crate::nnue::NETWORK_FILE),
+            Teacher::File { path, .. } => write!(f, "nnue ({})", path.display()),
+        }
+    }
 }
 
 impl Default for Config {
@@ -90,8 +142,7 @@ impl Default for Config {
             positions: None,
             seed: time_seed(),
             hash_mb: 8,
-            eval: EvalChoice::default(),
-            eval_file: None,
+            teacher: Teacher::default(),
         }
     }
 }
@@ -116,10 +167,9 @@ impl Config {
                 "--chess960" => config.starts = Starts::Chess960,
                 "--out" => config.out = flags.value(flag)?.into(),
                 "--eval" => {
-                    config.eval_file = None;
-                    config.eval = match flags.value(flag)? {
-                        "nnue" => EvalChoice::Embedded,
-                        "classical" => EvalChoice::Classical,
+                    config.teacher = match flags.value(flag)? {
+                        "nnue" => Teacher::Embedded,
+                        "classical" => Teacher::Classical,
                         other => {
                             return Err(ArgError::BadValue {
                                 flag: flag.to_string(),
@@ -136,8 +186,10 @@ impl Config {
                             flag: flag.to_string(),
                             reason: format!("{path}: {e}"),
                         })?;
-                    config.eval = EvalChoice::Loaded(network.into());
-                    config.eval_file = Some(path.into());
+                    config.teacher = Teacher::File {
+                        path: path.into(),
+                        network: network.into(),
+                    };
                 }
                 "--book" => {
                     let path = flags.value(flag)?;
@@ -512,11 +564,7 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
         config.threads,
         config.soft_nodes,
         config.random_plies,
-        match (&config.eval, &config.eval_file) {
-            (EvalChoice::Classical, _) => "classical".to_string(),
-            (_, Some(file)) => format!("nnue ({})", file.display()),
-            (_, None) => format!("nnue ({})", crate::nnue::NETWORK_FILE),
-        },
+        config.teacher,
         config.seed
     );
     let file = Mutex::new(file);
@@ -541,7 +589,7 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
                 let mut rng =
                     Rng::new(config.seed ^ (thread as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
                 let mut player =
-                    Player::new(config.hash_mb, config.soft_nodes, config.eval.clone());
+                    Player::new(config.hash_mb, config.soft_nodes, config.teacher.eval());
                 while !stop.load(Ordering::Relaxed) && !done() {
                     let Some(game) = player.play(config, &mut rng) else {
                         continue;
@@ -617,7 +665,7 @@ mod tests {
     fn command_lines_become_configs_or_errors() {
         let config = Config::from_args(&args("--threads 2 --nodes 5000 --eval classical")).unwrap();
         assert_eq!((config.threads, config.soft_nodes), (2, 5000));
-        assert!(matches!(config.eval, EvalChoice::Classical));
+        assert!(matches!(config.teacher, Teacher::Classical));
         assert_eq!(config.random_plies, DEFAULT_RANDOM_PLIES);
         assert_eq!(config.out, PathBuf::from(DEFAULT_DATA_FILE));
         let chess960 = Config::from_args(&args("--chess960 --random-plies 3 --games 5")).unwrap();
@@ -658,21 +706,22 @@ mod tests {
         let config =
             Config::from_args(&args(&format!("--eval classical --eval-file {committed}"))).unwrap();
         let start = Position::startpos();
-        match &config.eval {
-            EvalChoice::Loaded(net) => {
+        match &config.teacher {
+            Teacher::File { path, network } => {
+                assert_eq!(path, &PathBuf::from(&committed));
                 assert_eq!(
-                    net.evaluate(&start),
+                    network.evaluate(&start),
                     EvalChoice::Embedded.network().unwrap().evaluate(&start)
-                )
+                );
             }
             other => panic!("--eval-file gave {other:?}"),
         }
-        assert_eq!(config.eval_file, Some(PathBuf::from(&committed)));
-        // A later `--eval` wins, and forgets the file.
+        assert!(matches!(config.teacher.eval(), EvalChoice::Loaded(_)));
+        assert_eq!(config.teacher.to_string(), format!("nnue ({committed})"));
+        // A later `--eval` wins.
         let config =
             Config::from_args(&args(&format!("--eval-file {committed} --eval classical"))).unwrap();
-        assert!(matches!(config.eval, EvalChoice::Classical));
-        assert_eq!(config.eval_file, None);
+        assert!(matches!(config.teacher, Teacher::Classical));
 
         let truncated =
             std::env::temp_dir().join(format!("kiln-datagen-net-{}.nnue", std::process::id()));

@@ -45,6 +45,7 @@ use std::path::PathBuf;
 /// Weights and biases stay within ± this: `QB × WEIGHT_CLIP` fits an i8
 /// and 32 input rows of `QA × WEIGHT_CLIP` fit the i16 accumulator.
 pub const WEIGHT_CLIP: f32 = 1.98;
+
 /// What `kiln train` was asked to do.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -69,7 +70,7 @@ pub struct Config {
     pub seed: u64,
     /// At most this many training positions (0 = all), before mirroring.
     pub max_positions: usize,
-    /// Also train on every position mirrored left to right (see `mirror_files`).
+    /// Also train on every position mirrored left to right (`samples::TrainSample::mirror_files`).
     pub mirror: bool,
     /// Centipawns per unit of output, and the scale every file's scores
     /// are read on; `None`: fitted to the data (see `load`).
@@ -160,7 +161,12 @@ pub enum TrainError {
     NoSamples,
     /// The hidden size or bucket count is outside the file format's limits.
     Shape(NetError),
-    /// The network (or its folder) at `path` could not be written.
+    /// The folder the network goes in could not be made.
+    CreateFolder {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// The network could not be written to `path`.
     Write {
         path: PathBuf,
         error: std::io::Error,
@@ -173,7 +179,12 @@ impl fmt::Display for TrainError {
             TrainError::Data { path, error } => write!(f, "{}: {error}", path.display()),
             TrainError::NoSamples => write!(f, "no training positions in the data"),
             TrainError::Shape(e) => write!(f, "{e}"),
-            TrainError::Write { path, error } => write!(f, "{}: {error}", path.display()),
+            TrainError::CreateFolder { path, error } => {
+                write!(f, "cannot make the folder {}: {error}", path.display())
+            }
+            TrainError::Write { path, error } => {
+                write!(f, "cannot write the network {}: {error}", path.display())
+            }
         }
     }
 }
@@ -375,7 +386,7 @@ pub fn run(config: &Config, log: &mut impl Write) -> Result<Report, TrainError> 
     let report = train(config, &mut train_set, &validation, eval_scale, log)?;
     let bytes = nnue::file::write(&report.network.quantise());
     if let Some(dir) = config.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|error| TrainError::Write {
+        std::fs::create_dir_all(dir).map_err(|error| TrainError::CreateFolder {
             path: dir.to_path_buf(),
             error,
         })?;
@@ -439,8 +450,7 @@ mod tests {
             positions: None,
             seed: 5,
             hash_mb: 1,
-            eval: crate::nnue::EvalChoice::Classical,
-            eval_file: None,
+            teacher: datagen::Teacher::Classical,
         };
         datagen::run(&config, &mut std::io::sink()).unwrap();
         out
@@ -598,7 +608,7 @@ mod tests {
             ..Config::default()
         };
         match run(&unwritable, &mut std::io::sink()) {
-            Err(TrainError::Write { path, .. }) => assert_eq!(path, good),
+            Err(TrainError::CreateFolder { path, .. }) => assert_eq!(path, good),
             Err(other) => panic!("{other}"),
             Ok(_) => panic!("a network was written under a file"),
         }

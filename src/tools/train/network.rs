@@ -7,7 +7,9 @@ use crate::nnue::{mirror, Weights, INPUTS, QA, QB};
 use crate::rng::Rng;
 
 /// Initial input weights are uniform in ± this; biases start at 0.
-pub const INIT_INPUT_RANGE: f32 = 0.1;
+const INIT_INPUT_RANGE: f32 = 0.1;
+
+/// The logistic function: a raw output (or score / scale) as a win chance.
 pub(super) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -233,4 +235,95 @@ pub fn loss(net: &FloatNetwork, samples: &[TrainSample], threads: usize) -> f64 
             .sum()
     });
     total / samples.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{legal_moves, Position};
+    use crate::nnue::file;
+
+    /// Positions of a random game from the start, with random targets.
+    fn samples(count: usize, seed: u64) -> Vec<TrainSample> {
+        let mut rng = Rng::new(seed);
+        let mut pos = Position::startpos();
+        let mut out = Vec::new();
+        while out.len() < count {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                pos = Position::startpos();
+                continue;
+            }
+            pos.make_move(moves.iter().nth(rng.below(moves.len())).unwrap());
+            let mut sample = TrainSample::new(&pos, 0.0, 0.5);
+            sample.target = rng.below(1001) as f32 / 1000.0;
+            out.push(sample);
+        }
+        out
+    }
+
+    /// `backward`'s gradient is the slope of the summed squared error, as
+    /// central differences measure it, for every weight.
+    #[test]
+    fn the_gradient_is_the_slope_of_the_error() {
+        let net = FloatNetwork::random(8, 2, 150, 11);
+        let data = samples(24, 5);
+        let mut grad = FloatNetwork::zero(net.hidden, net.buckets, net.eval_scale);
+        net.backward(&data, &mut grad);
+        let analytic: Vec<f32> = grad.params().copied().collect();
+        let largest = analytic.iter().fold(0.0f32, |m, g| m.max(g.abs()));
+        assert!(largest > 1e-3, "a gradient of {largest} tests nothing");
+        let error = |net: &FloatNetwork| loss(net, &data, 1) * data.len() as f64;
+        let eps = 3e-3;
+        let mut nonzero = 0;
+        for (i, &g) in analytic.iter().enumerate() {
+            let mut moved = net.clone();
+            let slope = {
+                *moved.params_mut().nth(i).unwrap() += eps;
+                let up = error(&moved);
+                *moved.params_mut().nth(i).unwrap() -= 2.0 * eps;
+                (up - error(&moved)) / (2.0 * eps as f64)
+            };
+            assert!(
+                (slope as f32 - g).abs() <= 0.04 * g.abs() + 3e-4 * largest,
+                "parameter {i}: backward {g}, slope {slope}"
+            );
+            nonzero += (g != 0.0) as usize;
+        }
+        // Every output weight and bias of a used bucket moves, and the
+        // input rows of the pieces on the board.
+        assert!(nonzero > 100, "{nonzero} weights with a gradient");
+    }
+
+    /// The integer network computes what the float network does with the
+    /// same (rounded) weights, and rounding moves a random network little.
+    #[test]
+    fn the_integer_network_agrees_with_the_float_one() {
+        let trained = FloatNetwork::random(32, 4, 150, 3);
+        let net = file::read(&file::write(&trained.quantise())).unwrap();
+        let rounded = FloatNetwork::from(&net);
+        let mut rng = Rng::new(4);
+        let mut pos = Position::startpos();
+        for _ in 0..300 {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                pos = Position::startpos();
+                continue;
+            }
+            pos.make_move(moves.iter().nth(rng.below(moves.len())).unwrap());
+            let int = net.evaluate(&pos) as f32;
+            let same_weights = rounded.evaluate(&pos);
+            assert!(
+                (same_weights - int).abs() <= 1.5,
+                "{}: {int} vs {same_weights}",
+                pos.to_fen()
+            );
+            let float = trained.evaluate(&pos);
+            assert!(
+                (float - int).abs() <= 10.0,
+                "{}: {int} vs {float}",
+                pos.to_fen()
+            );
+        }
+    }
 }
