@@ -135,7 +135,8 @@ impl Searcher<'_> {
 
             // Step 9. Null move pruning: give the opponent a free move; if we
             // still beat beta, the real moves will too. Not without pieces
-            // (zugzwang), not twice in a row, not without the TT move.
+            // (zugzwang), not twice in a row, not inside a singular-extension
+            // search (which excludes the TT move).
             let previous_null = self.frames[ply - 1].played.is_null();
             if depth >= NMP_MIN_DEPTH()
                 && excluded.is_null()
@@ -262,7 +263,8 @@ impl Searcher<'_> {
             }
 
             // Step 16. Singular extensions: when the TT move's lower bound is
-            // trusted, search this node without it at half depth against a
+            // trusted, search this node without it at a reduced depth
+            // (`SE_DEPTH_DIVISOR`) against a
             // window a little below its score. If every other move fails low
             // there, the TT move is singular (the position hangs on it):
             // extend it, by two plies when the others fall well short (not at

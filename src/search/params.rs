@@ -87,8 +87,9 @@ search_params! {
     /// ply shallower.
     pub tunable IIR_MIN_DEPTH: i32 = 4, 2..=10, step 1;
 
-    // Late move pruning (negamax step 12): quiet moves after the first
-    // `(LMP_BASE + depth²) / (1 or LMP_NOT_IMPROVING_DIVISOR)` are skipped.
+    // Late move pruning (negamax step 12): once `(LMP_BASE + depth²) / (1
+    // or LMP_NOT_IMPROVING_DIVISOR)` moves (noisy ones included) have been
+    // searched, the remaining quiet moves are skipped.
     /// Deepest node where late move pruning applies.
     pub tunable LMP_MAX_DEPTH: i32 = 8, 2..=16, step 1;
     pub tunable LMP_BASE: i32 = 3, 0..=12, step 1;

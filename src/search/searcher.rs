@@ -204,7 +204,8 @@ impl<'a> Searcher<'a> {
     /// and see whether it ends at once. `Some(score)` ends the node: the
     /// search was stopped (0; a stopped search visits no more nodes, so a
     /// re-search after a stopped child counts nothing), the position is a
-    /// draw (0), or the ply limit is reached (the static evaluation).
+    /// draw (0), or the ply limit is reached (the static evaluation, or 0
+    /// in check, where the static evaluation means nothing).
     #[inline]
     pub fn enter_node(&mut self, pos: &Position, ply: usize) -> Option<i32> {
         if self.stopped {

@@ -77,13 +77,30 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one cluster).
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
         let mut clusters = Vec::new();
-        clusters.resize_with(count, Cluster::default);
+        clusters.resize_with(Self::cluster_count(mb), Cluster::default);
         TranspositionTable {
             clusters,
             age: AtomicU64::new(0),
         }
+    }
+
+    /// As `new`, but the allocator's refusal is an error rather than an
+    /// abort (for a size a user asked for: where free memory cannot be
+    /// read, it cannot be checked beforehand).
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, std::collections::TryReserveError> {
+        let count = Self::cluster_count(mb);
+        let mut clusters = Vec::new();
+        clusters.try_reserve_exact(count)?;
+        clusters.resize_with(count, Cluster::default);
+        Ok(TranspositionTable {
+            clusters,
+            age: AtomicU64::new(0),
+        })
+    }
+
+    fn cluster_count(mb: usize) -> usize {
+        (mb.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Cluster>()).max(1)
     }
 
     /// A one-cluster table: a stand-in until the real one is needed, so that
@@ -215,5 +232,12 @@ mod tests {
         );
         assert!(tt.probe(0xDEAD_BEEE).is_none());
         assert!(tt.hashfull() <= 1); // one entry among a thousand sampled slots
+    }
+
+    #[test]
+    fn a_size_the_allocator_cannot_give_is_an_error_not_an_abort() {
+        assert_eq!(TranspositionTable::try_new(2).unwrap().size_mb(), 2);
+        // More bytes than an allocation may ever have (isize::MAX).
+        assert!(TranspositionTable::try_new(usize::MAX).is_err());
     }
 }

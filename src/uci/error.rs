@@ -78,6 +78,8 @@ pub enum UciError {
     OptionDuringSearch(&'static str),
     /// More hash than the machine has free.
     HashTooLarge { mb: i64, available_mb: u64 },
+    /// The system would not give the memory `Hash` asked for.
+    HashRefused { mb: usize },
     /// The book named by `BookFile` could not be loaded.
     Book(BookFailure),
     /// The tables named by `SyzygyPath` could not be loaded.
@@ -141,6 +143,10 @@ impl fmt::Display for UciError {
             HashTooLarge { mb, available_mb } => write!(
                 f,
                 "Hash {mb} MB does not fit in the {available_mb} MB of free memory; Hash unchanged"
+            ),
+            HashRefused { mb } => write!(
+                f,
+                "the system refused the memory for Hash {mb} MB; Hash unchanged"
             ),
             Book(BookFailure(e)) => {
                 write!(f, "{}", echo_up_to(&e.to_string(), QUOTING_MESSAGE_MAX_CHARS))

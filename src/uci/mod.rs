@@ -202,6 +202,27 @@ impl Engine {
         }
     }
 
+    /// Replaces the table with an empty one of `mb` MB, the old one freed
+    /// first. If the allocator refuses, a table of the old size comes back
+    /// (none if there was none yet) and the error says so.
+    fn resize_hash(&mut self, mb: usize) -> Result<(), UciError> {
+        self.join_worker();
+        let old_mb = self.tt.size_mb();
+        self.tt = Arc::new(TranspositionTable::placeholder());
+        match TranspositionTable::try_new(mb) {
+            Ok(tt) => {
+                self.tt = Arc::new(tt);
+                Ok(())
+            }
+            Err(_) => {
+                if old_mb > 0 {
+                    self.tt = Arc::new(TranspositionTable::new(old_mb));
+                }
+                Err(UciError::HashRefused { mb })
+            }
+        }
+    }
+
     /// A search is running and has not yet answered.
     fn searching(&self) -> bool {
         self.worker
@@ -268,8 +289,8 @@ impl Engine {
                         });
                     }
                 }
+                self.resize_hash(*mb as usize)?;
                 self.options.set(spec, &value);
-                self.ensure_hash();
             }
             (OptionId::ClearHash, _) => {
                 self.join_worker();
@@ -443,6 +464,7 @@ impl Engine {
             say("info string a search is already running; stopping it first");
             self.stop_search();
         }
+        // A search that answered on its own may still have a thread to join.
         self.join_worker();
         self.ensure_hash();
         if args.first() == Some(&"perft") {
