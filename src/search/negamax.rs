@@ -10,7 +10,6 @@ use super::score::{
 };
 use super::searcher::Searcher;
 use super::see::see_ge;
-use super::syzygy::settles;
 use super::tt::Bound;
 use crate::chess::{Move, Position};
 use crate::tables::lmr::lmr_reduction;
@@ -62,12 +61,7 @@ impl Searcher<'_> {
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.mv);
         if let Some(hit) = tt_hit.filter(|_| excluded.is_null()) {
             let score = score_from_tt(hit.score, ply);
-            if !pv_node
-                && hit.depth >= depth
-                && ((hit.bound == Bound::Exact)
-                    || (hit.bound == Bound::Lower && score >= beta)
-                    || (hit.bound == Bound::Upper && score <= alpha))
-            {
+            if !pv_node && hit.depth >= depth && hit.bound.settles(score, alpha, beta) {
                 return score;
             }
         }
@@ -84,7 +78,7 @@ impl Searcher<'_> {
         if let Some(probe) = self.tb_probe {
             if excluded.is_null() && probe.wants(pos, depth) {
                 if let Some((score, bound)) = self.probe_tablebases(&probe, pos, ply) {
-                    if settles(score, bound, alpha, beta) {
+                    if bound.settles(score, alpha, beta) {
                         self.store_tablebase_verdict(pos, score, bound, depth, ply);
                         return score;
                     }
@@ -421,13 +415,7 @@ impl Searcher<'_> {
             }
         }
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_score(best_score, original_alpha, beta);
 
         // Step 19. Correction history: the search's verdict on the raw
         // evaluation teaches the correction tables, unless it is a mate, a

@@ -28,10 +28,7 @@ impl Searcher<'_> {
         let tt_hit = self.tt.probe(pos.key());
         if let Some(hit) = tt_hit {
             let score = score_from_tt(hit.score, ply);
-            if (hit.bound == Bound::Exact)
-                || (hit.bound == Bound::Lower && score >= beta)
-                || (hit.bound == Bound::Upper && score <= alpha)
-            {
+            if hit.bound.settles(score, alpha, beta) {
                 return score;
             }
         }

@@ -136,13 +136,7 @@ impl Searcher<'_> {
             if i == first || score > alpha {
                 rm.score = score;
                 rm.seldepth = self.seldepth;
-                rm.bound = if score >= beta {
-                    Bound::Lower
-                } else if score <= alpha {
-                    Bound::Upper
-                } else {
-                    Bound::Exact
-                };
+                rm.bound = Bound::of_score(score, alpha, beta);
                 rm.pv = vec![mv];
                 rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
             } else {

@@ -208,17 +208,6 @@ pub(super) fn rank_root_moves<'a>(
     }
 }
 
-/// Whether a tablebase `score` with `bound` decides a node searched
-/// within (`alpha`, `beta`).
-#[inline]
-pub(super) fn settles(score: i32, bound: Bound, alpha: i32, beta: i32) -> bool {
-    match bound {
-        Bound::Lower => score >= beta,
-        Bound::Upper => score <= alpha,
-        Bound::Exact | Bound::None => true,
-    }
-}
-
 impl Searcher<'_> {
     /// Step 5b of negamax: the tables' score and bound for `pos`, `ply`
     /// plies from the root, counted as a tablebase hit; `None` when a table
@@ -280,15 +269,15 @@ mod tests {
     #[test]
     fn a_bound_settles_a_node_only_on_its_side_of_the_window() {
         let win = tb_win_in(5);
-        assert!(settles(win, Bound::Lower, 0, 50));
+        assert!(Bound::Lower.settles(win, 0, 50));
         assert!(
-            !settles(win, Bound::Lower, 0, MATE_BOUND),
+            !Bound::Lower.settles(win, 0, MATE_BOUND),
             "a mate may exist"
         );
         let loss = tb_loss_in(5);
-        assert!(settles(loss, Bound::Upper, -50, 0));
-        assert!(!settles(loss, Bound::Upper, -MATE_BOUND, 0));
-        assert!(settles(0, Bound::Exact, -50, 50));
+        assert!(Bound::Upper.settles(loss, -50, 0));
+        assert!(!Bound::Upper.settles(loss, -MATE_BOUND, 0));
+        assert!(Bound::Exact.settles(0, -50, 50));
     }
 
     #[test]

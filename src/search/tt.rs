@@ -16,6 +16,35 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a score with this bound decides a node searched within
+    /// (`alpha`, `beta`): an exact score always, a lower bound at or above
+    /// beta, an upper bound at or below alpha, no bound never.
+    #[inline]
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            Bound::None => false,
+        }
+    }
+
+    /// What a node's best `score` says of its true score, searched within
+    /// (`alpha`, `beta`): at or above beta a lower bound (a cut), at or
+    /// below alpha an upper bound, otherwise exact.
+    #[inline]
+    pub fn of_score(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score <= alpha {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 /// What a probe returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtHit {
@@ -232,6 +261,20 @@ mod tests {
         );
         assert!(tt.probe(0xDEAD_BEEE).is_none());
         assert!(tt.hashfull() <= 1); // one entry among a thousand sampled slots
+    }
+
+    #[test]
+    fn bounds_of_scores_settle_their_own_windows() {
+        assert_eq!(Bound::of_score(50, 10, 50), Bound::Lower);
+        assert_eq!(Bound::of_score(10, 10, 50), Bound::Upper);
+        assert_eq!(Bound::of_score(11, 10, 50), Bound::Exact);
+        for score in [-100, 10, 11, 49, 50, 100] {
+            let bound = Bound::of_score(score, 10, 50);
+            assert!(bound.settles(score, 10, 50), "{score}: {bound:?}");
+            assert!(!Bound::None.settles(score, 10, 50));
+        }
+        assert!(!Bound::Lower.settles(49, 10, 50));
+        assert!(!Bound::Upper.settles(11, 10, 50));
     }
 
     #[test]
