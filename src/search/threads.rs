@@ -12,7 +12,7 @@ use super::syzygy::rank_root_moves;
 use super::time::{Limits, TimeManager, DEFAULT_MOVE_OVERHEAD_MS};
 use super::tt::Bound;
 use super::tt::TranspositionTable;
-use crate::chess::{Move, Position};
+use crate::chess::{legal_moves, Move, Position};
 use crate::nnue::EvalChoice;
 use crate::syzygy::{Tablebases, DEFAULT_PROBE_LIMIT};
 use std::cmp::Reverse;
@@ -134,6 +134,28 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
+impl SearchResult {
+    /// An answer without a search: the first legal move of `root`, or,
+    /// when there is none, no move and the mate (-MATE) or stalemate (0)
+    /// score.
+    pub fn unsearched(root: &Position) -> SearchResult {
+        let best = legal_moves(root).iter().next().unwrap_or(Move::NULL);
+        let mated = best.is_null() && root.in_check();
+        SearchResult {
+            best,
+            ponder: None,
+            score: if mated { -MATE } else { 0 },
+            depth: 0,
+            nodes: 0,
+            pv: if best.is_null() {
+                Vec::new()
+            } else {
+                vec![best]
+            },
+        }
+    }
+}
+
 /// Runs a whole search: `req.threads` threads (Lazy SMP) sharing `tt`,
 /// `histories[i]` for thread i (grown as needed). Progress goes to `report`.
 /// Returns when the limits say so or `signals.stop` is set; in `infinite`
@@ -167,14 +189,7 @@ pub fn search(
     let root_tables = rank_root_moves(req, &mut root_moves, signals);
     if root_moves.is_empty() {
         wait_for_release(signals);
-        return SearchResult {
-            best: Move::NULL,
-            ponder: None,
-            score: if req.root.in_check() { -MATE } else { 0 },
-            depth: 0,
-            nodes: 0,
-            pv: Vec::new(),
-        };
+        return SearchResult::unsearched(&req.root);
     }
     tt.new_search();
     let time = TimeManager::new(
@@ -354,6 +369,24 @@ fn wait_for_release(signals: &Signals) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unsearched_answer_is_a_legal_move_or_the_verdict_of_none() {
+        let start = Position::startpos();
+        let answer = SearchResult::unsearched(&start);
+        assert!(start.is_legal(answer.best));
+        assert_eq!((answer.pv, answer.score), (vec![answer.best], 0));
+        // Fool's mate, then a stalemate.
+        let mated =
+            Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+                .unwrap();
+        let stalemate = Position::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        for (pos, score) in [(mated, -MATE), (stalemate, 0)] {
+            let answer = SearchResult::unsearched(&pos);
+            assert_eq!((answer.best, answer.score), (Move::NULL, score));
+            assert!(answer.pv.is_empty());
+        }
+    }
 
     fn search_nodes(fen: &str, threads: usize, nodes: u64) -> SearchResult {
         let limits = Limits {

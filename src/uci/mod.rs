@@ -490,17 +490,24 @@ impl Engine {
             return Ok(());
         }
 
+        let req = self.search_request(limits, go.searchmoves);
+        self.start_search(req);
+        Ok(())
+    }
+
+    /// The search `go` asks for, with the options and the game so far.
+    fn search_request(&mut self, limits: Limits, searchmoves: Vec<Move>) -> SearchRequest {
         let skill = limited_elo(
             self.options.limit_strength,
             self.options.elo,
             self.options.skill_level,
         )
         .map(|elo| Skill::new(elo, self.rng.next_u64()));
-        let req = SearchRequest {
+        SearchRequest {
             root: self.position,
             game_keys: self.game_keys.clone(),
-            limits: limits.clone(),
-            searchmoves: go.searchmoves,
+            limits,
+            searchmoves,
             multipv: self.options.multipv,
             threads: self.options.threads,
             move_overhead_ms: self.options.move_overhead_ms,
@@ -509,8 +516,13 @@ impl Engine {
             syzygy_probe_limit: self.options.syzygy_probe_limit,
             skill,
             eval: self.eval_choice(),
-        };
-        self.signals.reset(limits.ponder, limits.infinite);
+        }
+    }
+
+    /// Runs `req` on a worker thread, which prints the info lines and the
+    /// `bestmove` (any legal move, should the search panic).
+    fn start_search(&mut self, req: SearchRequest) {
+        self.signals.reset(req.limits.ponder, req.limits.infinite);
         let tt = Arc::clone(&self.tt);
         let signals = Arc::clone(&self.signals);
         let answered = Arc::new(AtomicBool::new(false));
@@ -518,7 +530,7 @@ impl Engine {
         let mut histories = std::mem::take(&mut self.histories);
         // `UCI_ShowWDL`: the shares follow from the score and the root's
         // material.
-        let wdl_material = self.options.show_wdl.then(|| wdl::material(&self.position));
+        let wdl_material = self.options.show_wdl.then(|| wdl::material(&req.root));
         let handle = std::thread::spawn(move || {
             let chess960 = req.chess960;
             let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -528,28 +540,16 @@ impl Engine {
                 })
             }));
             let result = searched.unwrap_or_else(|_| {
-                // Never leave the GUI without an answer: any legal move.
+                // Never leave the GUI without an answer.
                 report(&UciError::SearchFailed);
                 histories = vec![History::default()];
-                let best = crate::chess::legal_moves(&req.root)
-                    .iter()
-                    .next()
-                    .unwrap_or(Move::NULL);
-                SearchResult {
-                    best,
-                    ponder: None,
-                    score: 0,
-                    depth: 0,
-                    nodes: 0,
-                    pv: vec![best],
-                }
+                SearchResult::unsearched(&req.root)
             });
             answered_by_worker.store(true, Ordering::SeqCst);
             say(&bestmove_lines(&result, chess960));
             (histories, result)
         });
         self.worker = Some(Worker { handle, answered });
-        Ok(())
     }
 
     fn cmd_display(&self) {
