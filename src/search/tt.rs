@@ -67,6 +67,9 @@ const CLUSTER: usize = 4;
 #[derive(Default)]
 struct Cluster([Entry; CLUSTER]);
 
+/// Searches are counted modulo 64: the 6 bits of age an entry keeps.
+const AGE_MASK: u8 = 63;
+
 /// Data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6.
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
     mv.bits() as u64
@@ -74,7 +77,7 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u
         | (eval as i16 as u16 as u64) << 32
         | (depth.clamp(0, 255) as u64) << 48
         | (bound as u64) << 56
-        | ((age & 63) as u64) << 58
+        | ((age & AGE_MASK) as u64) << 58
 }
 
 fn unpack(data: u64) -> (TtHit, u8) {
@@ -166,7 +169,7 @@ impl TranspositionTable {
     }
 
     fn age(&self) -> u8 {
-        (self.age.load(Ordering::Relaxed) & 63) as u8
+        (self.age.load(Ordering::Relaxed) & AGE_MASK as u64) as u8
     }
 
     #[inline]
@@ -216,7 +219,7 @@ impl TranspositionTable {
                 entry.data.store(new, Ordering::Relaxed);
                 return;
             }
-            let staleness = (age.wrapping_sub(old_age) & 63) as i32;
+            let staleness = (age.wrapping_sub(old_age) & AGE_MASK) as i32;
             let worth = old.depth - TT_AGE_DEPTH_FACTOR() * staleness;
             if worth < victim_worth {
                 victim_worth = worth;
