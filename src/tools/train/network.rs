@@ -243,9 +243,9 @@ mod tests {
     use crate::chess::{legal_moves, Position};
     use crate::nnue::file;
 
-    /// Positions of a random game from the start, with random targets.
-    fn samples(count: usize, seed: u64) -> Vec<TrainSample> {
-        let mut rng = Rng::new(seed);
+    /// `count` positions of random play from the start (restarting when a
+    /// game ends).
+    fn random_walk(count: usize, rng: &mut Rng) -> Vec<Position> {
         let mut pos = Position::startpos();
         let mut out = Vec::new();
         while out.len() < count {
@@ -255,11 +255,22 @@ mod tests {
                 continue;
             }
             pos.make_move(moves.iter().nth(rng.below(moves.len())).unwrap());
-            let mut sample = TrainSample::new(&pos, 0.0, 0.5);
-            sample.target = rng.below(1001) as f32 / 1000.0;
-            out.push(sample);
+            out.push(pos);
         }
         out
+    }
+
+    /// Positions of random play with random targets.
+    fn samples(count: usize, seed: u64) -> Vec<TrainSample> {
+        let mut rng = Rng::new(seed);
+        random_walk(count, &mut rng)
+            .iter()
+            .map(|pos| {
+                let mut sample = TrainSample::new(pos, 0.0, 0.5);
+                sample.target = rng.below(1001) as f32 / 1000.0;
+                sample
+            })
+            .collect()
     }
 
     /// `backward`'s gradient is the slope of the summed squared error, as
@@ -302,15 +313,7 @@ mod tests {
         let trained = FloatNetwork::random(32, 4, 150, 3);
         let net = file::read(&file::write(&trained.quantise())).unwrap();
         let rounded = FloatNetwork::from(&net);
-        let mut rng = Rng::new(4);
-        let mut pos = Position::startpos();
-        for _ in 0..300 {
-            let moves = legal_moves(&pos);
-            if moves.is_empty() {
-                pos = Position::startpos();
-                continue;
-            }
-            pos.make_move(moves.iter().nth(rng.below(moves.len())).unwrap());
+        for pos in random_walk(300, &mut Rng::new(4)) {
             let int = net.evaluate(&pos) as f32;
             let same_weights = rounded.evaluate(&pos);
             assert!(
