@@ -5,7 +5,6 @@ use kiln::book::{Book, BookError, LineProblem};
 use kiln::chess::{legal_moves, Move, Position};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -122,11 +121,11 @@ fn out_of_book_moves(expected: &Expected) -> Vec<Move> {
 }
 
 /// A fresh directory for one test's files.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-book-{test}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(test: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("kiln-book-{test}-"))
+        .tempdir()
+        .unwrap()
 }
 
 #[test]
@@ -454,9 +453,9 @@ fn book_choices_vary_with_the_weights() {
 #[test]
 fn book_file_swaps_books_at_run_time() {
     let dir = temp_dir("swap");
-    let good = dir.join("good.txt");
+    let good = dir.path().join("good.txt");
     std::fs::write(&good, "a3 a6 b3 b6\n").unwrap();
-    let bad = dir.join("bad.txt");
+    let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "a3 a6\nb3 b6 Bb2 Bb7 Bxg7\nb3 b6 Bb2 Bb7 Bxh8\n").unwrap();
     let lines = session(&[
         &format!("setoption name BookFile value {}", good.display()),
@@ -477,7 +476,6 @@ fn book_file_swaps_books_at_run_time() {
     assert!(lines.contains(&err), "{lines:?}");
     assert_eq!(moves[1], "a2a3");
     assert_ne!(moves[2], "a2a3");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -523,7 +521,7 @@ fn kiln_book_lists_moves_and_weights() {
 #[test]
 fn from_file_names_the_file_and_the_line() {
     let dir = temp_dir("errors");
-    let bad = dir.join("bad.txt");
+    let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "a3 a6\nb3 b6 Bb2 Bb7 Bxh8\n").unwrap();
     let e = Book::from_file(&bad).unwrap_err();
     match &e {
@@ -546,7 +544,7 @@ fn from_file_names_the_file_and_the_line() {
         )
     );
 
-    let missing = dir.join("missing.txt");
+    let missing = dir.path().join("missing.txt");
     match Book::from_file(&missing).unwrap_err() {
         BookError::CannotRead { path, error } => {
             assert_eq!(path, missing);
@@ -555,28 +553,26 @@ fn from_file_names_the_file_and_the_line() {
         other => panic!("{other:?}"),
     }
 
-    let good = dir.join("good.txt");
+    let good = dir.path().join("good.txt");
     std::fs::write(&good, "a3 a6 b3 b6\n").unwrap();
     assert_eq!(Book::from_file(&good).unwrap().len(), 4);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn from_file_refuses_a_directory() {
     let dir = temp_dir("directory");
-    let e = Book::from_file(&dir).unwrap_err();
+    let e = Book::from_file(dir.path()).unwrap_err();
     assert!(
-        matches!(&e, BookError::NotARegularFile { path } if *path == dir),
+        matches!(&e, BookError::NotARegularFile { path } if *path == dir.path()),
         "{e:?}"
     );
     assert_eq!(
         e.to_string(),
         format!(
             "cannot read book file '{}': not a regular file",
-            dir.display()
+            dir.path().display()
         )
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Makes a FIFO at `path` with mkfifo(1).
@@ -601,9 +597,9 @@ fn release(fifo: &std::path::Path) {
 #[test]
 fn from_file_refuses_a_fifo_without_blocking() {
     let dir = temp_dir("fifo");
-    let fifo = dir.join("book.fifo");
+    let fifo = dir.path().join("book.fifo");
     mkfifo(&fifo);
-    let link = dir.join("link.txt");
+    let link = dir.path().join("link.txt");
     std::os::unix::fs::symlink(&fifo, &link).unwrap();
     for path in [&fifo, &link] {
         // Opening a FIFO for reading blocks until a writer comes; run the
@@ -621,19 +617,18 @@ fn from_file_refuses_a_fifo_without_blocking() {
         }
     }
     // A symlink to a regular file is followed.
-    let book = dir.join("book.txt");
+    let book = dir.path().join("book.txt");
     std::fs::write(&book, "a3 a6\n").unwrap();
-    let link = dir.join("book-link.txt");
+    let link = dir.path().join("book-link.txt");
     std::os::unix::fs::symlink(&book, &link).unwrap();
     assert_eq!(Book::from_file(&link).unwrap().len(), 2);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[cfg(unix)]
 #[test]
 fn uci_book_file_on_a_fifo_does_not_block_the_input_thread() {
     let dir = temp_dir("uci-fifo");
-    let fifo = dir.join("book.fifo");
+    let fifo = dir.path().join("book.fifo");
     mkfifo(&fifo);
     let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
         .stdin(Stdio::piped())
@@ -668,7 +663,6 @@ fn uci_book_file_on_a_fifo_does_not_block_the_input_thread() {
     writeln!(stdin, "quit").ok();
     drop(stdin);
     child.wait().unwrap();
-    std::fs::remove_dir_all(&dir).ok();
     assert!(answered, "no readyok after BookFile on a FIFO: {seen:?}");
     let error = format!(
         "info string error: cannot read book file '{}': not a regular file",

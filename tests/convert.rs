@@ -11,14 +11,14 @@ use kiln::chess::{Color, Position};
 use kiln::datagen::format::{Game, GameReader, GameResult};
 use kiln::datagen::{self, Config, Starts};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-convert-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("kiln-convert-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Runs `kiln convert --out out pgn`.
@@ -113,7 +113,7 @@ fn pgn_of(game: &Game, round: usize, book: &[&str]) -> String {
 #[test]
 fn pgn_games_convert_back_to_the_same_records() {
     let dir = temp_dir("roundtrip");
-    let selfplay = dir.join("selfplay.kgame");
+    let selfplay = dir.path().join("selfplay.kgame");
     // Games from a fixed opening, so the PGN can give it as book moves.
     let book = ["e4", "c5", "Nf3", "d6"];
     let mut opening = Position::startpos();
@@ -135,7 +135,7 @@ fn pgn_games_convert_back_to_the_same_records() {
     datagen::run(&config, &mut std::io::sink()).unwrap();
     let mut games = read_games(&selfplay);
     // And two more from random starts, given by FEN tags.
-    let random = dir.join("random.kgame");
+    let random = dir.path().join("random.kgame");
     let config = Config {
         out: random.clone(),
         random_plies: 8,
@@ -154,13 +154,13 @@ fn pgn_games_convert_back_to_the_same_records() {
     }
     // An unfinished game is skipped, with a reason, and the rest go on.
     pgn.push_str("[Event \"cut\"]\n[Result \"*\"]\n\n1. e4 {+0.20/8 0.01s} *\n\n");
-    let pgn_path = dir.join("games.pgn");
+    let pgn_path = dir.path().join("games.pgn");
     // A Latin-1 name, as PGN files from elsewhere often have.
     let mut bytes = b"[Event \"Caf\xe9\"]\n".to_vec();
     bytes.extend_from_slice(pgn.as_bytes());
     std::fs::write(&pgn_path, bytes).unwrap();
 
-    let out = dir.join("converted.kgame");
+    let out = dir.path().join("converted.kgame");
     let output = convert(&out, &pgn_path);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
@@ -190,13 +190,12 @@ fn pgn_games_convert_back_to_the_same_records() {
     let again = convert(&out, &pgn_path);
     assert!(again.status.success());
     assert_eq!(read_games(&out).len(), 2 * games.len());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn convert_refuses_bad_arguments_and_missing_files() {
     let dir = temp_dir("args");
-    let out = dir.join("x.kgame");
+    let out = dir.path().join("x.kgame");
     let status = |args: &[&str]| Command::new(engine_path()).args(args).output().unwrap();
     assert_eq!(status(&["convert"]).status.code(), Some(2));
     assert_eq!(status(&["convert", "--out"]).status.code(), Some(2));
@@ -214,5 +213,4 @@ fn convert_refuses_bad_arguments_and_missing_files() {
     ]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/g.pgn"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,12 +11,14 @@ use kiln::search::{search, SearchRequest, Signals};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-fn temp_file(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-datagen-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("games.kgame");
-    let _ = std::fs::remove_file(&path);
-    path
+/// A scratch directory (removed when dropped) and the data file in it.
+fn temp_file(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("kiln-datagen-{name}-"))
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join("games.kgame");
+    (dir, path)
 }
 
 fn config(out: &Path, games: u64, seed: u64, starts: Starts) -> Config {
@@ -44,7 +46,7 @@ fn read_games(path: &Path) -> Vec<kiln::datagen::format::Game> {
 
 #[test]
 fn games_round_trip_and_their_scores_are_the_searchs() {
-    let path = temp_file("roundtrip");
+    let (_dir, path) = temp_file("roundtrip");
     let cfg = config(&path, 3, 7, Starts::Standard);
     let summary = datagen::run(&cfg, &mut std::io::sink()).unwrap();
     assert_eq!(summary.games, 3);
@@ -81,12 +83,11 @@ fn games_round_trip_and_their_scores_are_the_searchs() {
             keys.push(sample.position.key());
         }
     }
-    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 #[test]
 fn runs_append_and_a_partial_record_is_cut_off() {
-    let path = temp_file("append");
+    let (_dir, path) = temp_file("append");
     datagen::run(&config(&path, 2, 1, Starts::Chess960), &mut std::io::sink()).unwrap();
     let first = read_games(&path);
     assert_eq!(first.len(), 2);
@@ -107,7 +108,6 @@ fn runs_append_and_a_partial_record_is_cut_off() {
     assert_eq!(all[..2], first[..]);
     assert!(std::fs::metadata(&path).unwrap().len() > whole);
     assert!(whole > HEADER_LEN as u64);
-    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 /// With several threads, `--games N` writes exactly N games: a thread that
@@ -116,7 +116,7 @@ fn runs_append_and_a_partial_record_is_cut_off() {
 #[test]
 fn several_threads_write_exactly_the_games_asked_for() {
     for seed in 0..8 {
-        let path = temp_file(&format!("threads-{seed}"));
+        let (_dir, path) = temp_file(&format!("threads-{seed}"));
         let cfg = Config {
             threads: 2,
             soft_nodes: 40,
@@ -125,6 +125,5 @@ fn several_threads_write_exactly_the_games_asked_for() {
         let summary = datagen::run(&cfg, &mut std::io::sink()).unwrap();
         assert_eq!(summary.games, 3, "seed {seed}");
         assert_eq!(read_games(&path).len(), 3, "seed {seed}");
-        let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }

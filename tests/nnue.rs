@@ -7,15 +7,15 @@ mod common;
 
 use common::{engine_path, errors, Engine};
 use kiln::nnue::file;
-use std::path::PathBuf;
 use std::process::Command;
 
 const EMBEDDED: &[u8] = kiln::nnue::NETWORK_BYTES;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-nnue-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("kiln-nnue-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The number after `prefix` on the line that starts with it.
@@ -62,14 +62,14 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
     for b2 in &mut weights.b2 {
         *b2 += 100 * file::QA * file::QB / weights.eval_scale;
     }
-    let shifted = dir.join("shifted.nnue");
+    let shifted = dir.path().join("shifted.nnue");
     std::fs::write(&shifted, file::write(&weights)).unwrap();
     let mut damaged = EMBEDDED.to_vec();
     let middle = damaged.len() / 2;
     damaged[middle] ^= 0x10;
-    let broken = dir.join("damaged.nnue");
+    let broken = dir.path().join("damaged.nnue");
     std::fs::write(&broken, damaged).unwrap();
-    let other_shape = dir.join("small.nnue");
+    let other_shape = dir.path().join("small.nnue");
     std::fs::write(
         &other_shape,
         file::write(&file::Weights {
@@ -84,7 +84,7 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
     )
     .unwrap();
     // Larger than any network the format allows (sparse: nothing written).
-    let huge = dir.join("huge.nnue");
+    let huge = dir.path().join("huge.nnue");
     let limit = file::file_len(file::MAX_HIDDEN, file::MAX_OUTPUT_BUCKETS) as u64;
     std::fs::File::create(&huge)
         .unwrap()
@@ -114,7 +114,10 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
     // Refused files keep the loaded network and say why.
     for (path, reason) in [
         (broken.display().to_string(), "damaged"),
-        (dir.join("missing.nnue").display().to_string(), "EvalFile"),
+        (
+            dir.path().join("missing.nnue").display().to_string(),
+            "EvalFile",
+        ),
         (engine_path(), "not a Kiln network"),
         (other_shape.display().to_string(), "hidden size is 32"),
         ("/dev/zero".to_string(), "not a regular file"),
@@ -143,7 +146,6 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
     );
     e.send("eval");
     assert_eq!(value_after(&e.sync(), "NNUE evaluation: "), before);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

@@ -14,11 +14,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A fresh directory for one test's files.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-polyglot-{test}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(test: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("kiln-polyglot-{test}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn data(name: &str) -> PathBuf {
@@ -255,7 +255,7 @@ fn broken_polyglot_files_are_errors_not_panics() {
     let good = book_bytes(&[(key, packed("e2", "e4", 0), 1), (key + 5, 0, 1)]);
 
     // Truncated: not a whole number of entries.
-    let truncated = dir.join("truncated.bin");
+    let truncated = dir.path().join("truncated.bin");
     std::fs::write(&truncated, &good[..good.len() - 3]).unwrap();
     let e = Book::from_file(&truncated).unwrap_err();
     assert!(
@@ -271,7 +271,7 @@ fn broken_polyglot_files_are_errors_not_panics() {
     );
 
     // Unsorted: the second entry's key is below the first's.
-    let unsorted = dir.join("unsorted.bin");
+    let unsorted = dir.path().join("unsorted.bin");
     let swapped: Vec<u8> = [&good[16..], &good[..16]].concat();
     std::fs::write(&unsorted, &swapped).unwrap();
     let e = Book::from_file(&unsorted).unwrap_err();
@@ -313,20 +313,19 @@ fn broken_polyglot_files_are_errors_not_panics() {
             assert!(positions[0].is_legal(bm.mv));
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn the_format_is_told_by_content_not_name() {
     let dir = temp_dir("detect");
     // A text book in a file named .bin, exactly 16 bytes long.
-    let text = dir.join("text.bin");
+    let text = dir.path().join("text.bin");
     std::fs::write(&text, "d4 d5 c4 e6 Nc3\n").unwrap();
     let book = Book::from_file(&text).unwrap();
     assert!(!book.is_polyglot());
     assert_eq!(book.len(), 5);
     // A polyglot book in a file named .txt.
-    let binary = dir.join("book.txt");
+    let binary = dir.path().join("book.txt");
     let key = polyglot_key(&Position::startpos());
     std::fs::write(&binary, book_bytes(&[(key, packed("h2", "h4", 0), 1)])).unwrap();
     let book = Book::from_file(&binary).unwrap();
@@ -337,7 +336,7 @@ fn the_format_is_told_by_content_not_name() {
     );
     // Text with a stray control character is not a text book; its error
     // says why it is not a polyglot one either.
-    let odd = dir.join("odd.txt");
+    let odd = dir.path().join("odd.txt");
     std::fs::write(&odd, "e4 e5\x01\n").unwrap();
     assert!(matches!(
         Book::from_file(&odd),
@@ -347,10 +346,9 @@ fn the_format_is_told_by_content_not_name() {
         })
     ));
     // An empty file is an empty (text) book.
-    let empty = dir.join("empty.bin");
+    let empty = dir.path().join("empty.bin");
     std::fs::write(&empty, "").unwrap();
     assert!(Book::from_file(&empty).unwrap().is_empty());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -358,7 +356,7 @@ fn uci_plays_polyglot_book_moves() {
     let dir = temp_dir("uci");
     let start = Position::startpos();
     let castle = after("e2e4 e7e5 g1f3 b8c6 f1c4 f8c5");
-    let path = dir.join("book.bin");
+    let path = dir.path().join("book.bin");
     std::fs::write(
         &path,
         book_bytes(&[
@@ -368,7 +366,7 @@ fn uci_plays_polyglot_book_moves() {
         ]),
     )
     .unwrap();
-    let broken = dir.join("broken.bin");
+    let broken = dir.path().join("broken.bin");
     std::fs::write(&broken, [0u8; 17]).unwrap();
 
     let mut e = Engine::start();
@@ -422,13 +420,12 @@ fn uci_plays_polyglot_book_moves() {
     let (_, lines) = e.bestmove(30);
     assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
     drop(e);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn kiln_book_lists_a_polyglot_file() {
     let dir = temp_dir("cli");
-    let path = dir.join("book.bin");
+    let path = dir.path().join("book.bin");
     let key = polyglot_key(&Position::startpos());
     std::fs::write(
         &path,
@@ -469,13 +466,12 @@ fn kiln_book_lists_a_polyglot_file() {
         "{text}"
     );
 
-    let broken = dir.join("broken.bin");
+    let broken = dir.path().join("broken.bin");
     std::fs::write(&broken, [0u8; 20]).unwrap();
     let out = run(&["--file", broken.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let message = String::from_utf8(out.stderr).unwrap();
     assert!(message.contains("20 bytes is not a multiple"), "{message}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// polyglot, if installed (Debian's `polyglot` package puts it in /usr/games).
@@ -519,7 +515,7 @@ fn books_made_by_polyglot_are_read_as_polyglot_reads_them() {
         return;
     };
     let dir = temp_dir("make-book");
-    let bin = dir.join("book.bin");
+    let bin = dir.path().join("book.bin");
     let pgn = data("polyglot_games.pgn");
     let out = Command::new(&polyglot)
         .arg("make-book")
@@ -591,5 +587,4 @@ fn books_made_by_polyglot_are_read_as_polyglot_reads_them() {
         castling[0] >= 2 && castling[1] >= 1 && en_passant >= 1,
         "castling short/long {castling:?}, en passant {en_passant}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -280,14 +280,14 @@ fn uci_bad_paths_are_reported_and_the_engine_goes_on() {
         "{lines:?}"
     );
     // A directory without tables is said so, not an error.
-    let empty = std::env::temp_dir().join(format!("kiln-no-tables-{}", std::process::id()));
-    std::fs::create_dir_all(&empty).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let empty = scratch.path().join("no-tables");
+    std::fs::create_dir(&empty).unwrap();
     e.send(&format!(
         "setoption name SyzygyPath value {}",
         empty.display()
     ));
     let lines = e.sync();
-    std::fs::remove_dir_all(&empty).unwrap();
     assert!(
         lines
             .iter()
@@ -296,8 +296,8 @@ fn uci_bad_paths_are_reported_and_the_engine_goes_on() {
     );
     assert!(errors(&lines).is_empty(), "{lines:?}");
     // A truncated file is not counted, and said so.
-    let partial = std::env::temp_dir().join(format!("kiln-partial-tables-{}", std::process::id()));
-    std::fs::create_dir_all(&partial).unwrap();
+    let partial = scratch.path().join("partial-tables");
+    std::fs::create_dir(&partial).unwrap();
     for file in ["KQvK.rtbw", "KQvK.rtbz"] {
         std::fs::copy(format!("{TABLES}/{file}"), partial.join(file)).unwrap();
     }
@@ -307,7 +307,6 @@ fn uci_bad_paths_are_reported_and_the_engine_goes_on() {
         partial.display()
     ));
     let lines = e.sync();
-    std::fs::remove_dir_all(&partial).unwrap();
     assert!(
         lines.iter().any(|l| l.starts_with(
             "info string found 2 tablebase files (1 WDL, 1 DTZ), up to 3 pieces; 1 truncated files not counted"

@@ -687,10 +687,9 @@ fn changing_hash_frees_the_old_table_first() {
 
 #[test]
 fn a_fifo_as_book_file_does_not_block_the_engine() {
-    let dir = std::env::temp_dir().join(format!("kiln-fifo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let fifo = dir.join("book.fifo");
-    let _ = std::fs::remove_file(&fifo);
     assert!(Command::new("mkfifo")
         .arg(&fifo)
         .status()
@@ -702,7 +701,6 @@ fn a_fifo_as_book_file_does_not_block_the_engine() {
     assert_eq!(errors(&lines).len(), 1, "{lines:?}");
     e.send(&format!("setoption name BookFile value {}", dir.display()));
     assert_eq!(errors(&e.sync()).len(), 1);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -774,8 +772,8 @@ fn genfens_prints_reproducible_openings_from_the_command_line_and_uci() {
 
 #[test]
 fn genfens_books_that_cannot_be_used_are_errors() {
-    let dir = std::env::temp_dir().join(format!("kiln-genfens-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let no_fen = dir.join("no-fen.epd");
     std::fs::write(&no_fen, "not a position\n8/8/8 w - -\n").unwrap();
     let one_fen = dir.join("one.epd");
@@ -783,7 +781,7 @@ fn genfens_books_that_cannot_be_used_are_errors() {
     let mut e = Engine::start();
     for (book, why) in [
         (dir.join("missing.epd"), "No such file"),
-        (dir.clone(), "not a regular file"),
+        (dir.to_path_buf(), "not a regular file"),
         (no_fen, "no valid FEN"),
     ] {
         e.send(&format!("genfens 2 seed 1 book {}", book.display()));
@@ -816,7 +814,6 @@ fn genfens_books_that_cannot_be_used_are_errors() {
         pieces.sort();
         assert_eq!(pieces, ['K', 'P', 'k'], "{fen}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The nodes of the last `info depth` line of a search.

@@ -62,17 +62,17 @@ mod tests {
         }
     }
 
-    fn temp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("kiln-codegen-net-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
+    /// `bytes` written to `name` in `dir`.
+    fn temp(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
         path
     }
 
     #[test]
     fn a_good_network_becomes_a_module() {
-        let path = temp("good.nnue", &file::write(&weights(32)));
+        let dir = tempfile::tempdir().unwrap();
+        let path = temp(&dir, "good.nnue", &file::write(&weights(32)));
         let module = network_module(&path, "networks/good.nnue").unwrap();
         assert!(module.contains("pub const HIDDEN: usize = 32;"));
         assert!(module.contains("\"good.nnue\""));
@@ -81,13 +81,15 @@ mod tests {
 
     #[test]
     fn bad_networks_fail_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
         let mut damaged = file::write(&weights(32));
         let last = damaged.len() - 9;
         damaged[last] ^= 4;
-        let error = network_module(&temp("bad.nnue", &damaged), "networks/bad.nnue").unwrap_err();
+        let error =
+            network_module(&temp(&dir, "bad.nnue", &damaged), "networks/bad.nnue").unwrap_err();
         assert!(error.starts_with("networks/bad.nnue: checksum"), "{error}");
 
-        let odd = temp("odd.nnue", &file::write(&weights(20)));
+        let odd = temp(&dir, "odd.nnue", &file::write(&weights(20)));
         let error = network_module(&odd, "networks/odd.nnue").unwrap_err();
         assert!(error.contains("hidden size 20"), "{error}");
 

@@ -557,9 +557,8 @@ mod tests {
                          [Variant \"chess960\"]\n[FEN \"rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1\"]\n\
                          [Result \"1-0\"]\n1. O-O {+0.5/10} 1-0\n\n";
         let text = ["\u{feff}", good, bad, untagged, good, bad, good, commented].concat();
-        let dir = std::env::temp_dir().join(format!("kiln-convert-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("games.pgn");
+        let scratch = tempfile::tempdir().unwrap();
+        let path = scratch.path().join("games.pgn");
         std::fs::write(&path, &text).unwrap();
         let mut streamed = Vec::new();
         let summary = convert_file(&path, &mut streamed).unwrap();
@@ -582,7 +581,6 @@ mod tests {
                 .collect::<Vec<_>>(),
             [(2, 7), (5, 19)]
         );
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -723,12 +723,11 @@ mod tests {
             Config::from_args(&args(&format!("--eval-file {committed} --eval classical"))).unwrap();
         assert!(matches!(config.teacher, Teacher::Classical));
 
-        let truncated =
-            std::env::temp_dir().join(format!("kiln-datagen-net-{}.nnue", std::process::id()));
+        let scratch = tempfile::tempdir().unwrap();
+        let truncated = scratch.path().join("truncated.nnue");
         std::fs::write(&truncated, &crate::nnue::NETWORK_BYTES[..100]).unwrap();
         let refused =
             Config::from_args(&args(&format!("--eval-file {}", truncated.display()))).unwrap_err();
-        std::fs::remove_file(&truncated).unwrap();
         let prefix = format!("--eval-file: {}: ", truncated.display());
         assert!(refused.to_string().starts_with(&prefix), "{refused}");
     }

@@ -167,8 +167,8 @@ mod tests {
 
     #[test]
     fn tables_are_counted_and_odd_files_skipped() {
-        let dir = std::env::temp_dir().join(format!("kiln-syzygy-scan-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let block = |n: usize| vec![0u8; n];
         for (name, size) in [
             ("KQvK.rtbw", 80),
@@ -182,7 +182,6 @@ mod tests {
         }
         let path = format!("{}::{}", dir.display(), dir.display());
         let found = scan(&path).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(found.directories.len(), 2, "empty entries dropped");
         assert_eq!(
             found.wdl.iter().map(String::as_str).collect::<Vec<_>>(),

@@ -433,12 +433,14 @@ mod tests {
         }
     }
 
-    /// A few thousand positions of quick self-play.
-    pub(super) fn small_data(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("kiln-train-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let out = dir.join("games.kgame");
+    /// A few thousand positions of quick self-play, in a scratch directory
+    /// that is removed when the returned guard drops.
+    pub(super) fn small_data(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("kiln-train-{name}-"))
+            .tempdir()
+            .unwrap();
+        let out = dir.path().join("games.kgame");
         // One thread: the same games every run, so the same network.
         let config = datagen::Config {
             out: out.clone(),
@@ -453,12 +455,12 @@ mod tests {
             teacher: datagen::Teacher::Classical,
         };
         datagen::run(&config, &mut std::io::sink()).unwrap();
-        out
+        (dir, out)
     }
 
     #[test]
     fn training_lowers_the_loss_and_the_integer_network_agrees() {
-        let data = small_data("tiny");
+        let (_scratch, data) = small_data("tiny");
         let config = Config {
             data: vec![data.clone()],
             out: data.with_extension("nnue"),
@@ -551,7 +553,6 @@ mod tests {
             "mean {}",
             rounding_error / checked as f32
         );
-        let _ = std::fs::remove_dir_all(data.parent().unwrap());
     }
 
     #[test]
@@ -597,7 +598,7 @@ mod tests {
 
     #[test]
     fn a_network_that_cannot_be_written_is_refused_with_its_path() {
-        let good = small_data("unwritable");
+        let (_scratch, good) = small_data("unwritable");
         // A network asked for under a file (not a folder).
         let unwritable = Config {
             data: vec![good.clone()],
@@ -612,12 +613,11 @@ mod tests {
             Err(other) => panic!("{other}"),
             Ok(_) => panic!("a network was written under a file"),
         }
-        let _ = std::fs::remove_dir_all(good.parent().unwrap());
     }
 
     #[test]
     fn the_same_seed_trains_the_same_network() {
-        let data = small_data("seed");
+        let (_scratch, data) = small_data("seed");
         let config = Config {
             data: vec![data.clone()],
             hidden: 8,
@@ -641,6 +641,5 @@ mod tests {
             .quantise()
         };
         assert_eq!(run(), run());
-        let _ = std::fs::remove_dir_all(data.parent().unwrap());
     }
 }

@@ -258,7 +258,7 @@ mod tests {
     #[test]
     fn each_data_file_is_read_at_the_scale_of_its_own_results() {
         use crate::datagen::format::{encode_game, write_header};
-        let data = small_data("scales");
+        let (_scratch, data) = small_data("scales");
         let doubled = data.with_file_name("doubled.kgame");
         let mut out = std::fs::File::create(&doubled).unwrap();
         write_header(&mut out).unwrap();
@@ -306,14 +306,13 @@ mod tests {
             .iter()
             .zip(b)
             .any(|(a, b)| (a.target - b.target).abs() > 0.05));
-        let _ = std::fs::remove_dir_all(data.parent().unwrap());
     }
 
     #[test]
     fn a_bad_record_is_reported_with_its_file_and_its_game_in_that_file() {
         use crate::chess::Move;
         use crate::datagen::format::{encode_game, write_header, Game, GameResult, Ply};
-        let good = small_data("bad-record");
+        let (_scratch, good) = small_data("bad-record");
         let bad = good.with_file_name("bad.kgame");
         let start = Position::startpos();
         let e4 = Game {
@@ -352,6 +351,5 @@ mod tests {
             Err(other) => panic!("{other}"),
             Ok(_) => panic!("the illegal move was read"),
         }
-        let _ = std::fs::remove_dir_all(good.parent().unwrap());
     }
 }
