@@ -32,7 +32,7 @@ use crate::tools::bench::MAX_BENCH_DEPTH;
 use crate::tools::perft::MAX_PERFT_DEPTH;
 pub use error::{BookFailure, UciError};
 use options::{OptionId, OptionValue, Options};
-use output::{format_error, format_info, format_score};
+use output::{format_bestmove, format_error, format_info};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -546,7 +546,7 @@ impl Engine {
                 SearchResult::unsearched(&req.root)
             });
             answered_by_worker.store(true, Ordering::SeqCst);
-            say(&bestmove_lines(&result, chess960));
+            say(&format_bestmove(&result, chess960));
             (histories, result)
         });
         self.worker = Some(Worker { handle, answered });
@@ -631,58 +631,10 @@ impl Engine {
     }
 }
 
-/// `bestmove` (and `ponder`), preceded, when the root has no legal move, by
-/// the `info` line GUIs expect: `score mate 0` for checkmate, `cp 0` for
-/// stalemate.
-fn bestmove_lines(result: &SearchResult, chess960: bool) -> String {
-    if result.best.is_null() {
-        return format!(
-            "info depth {} score {}\nbestmove 0000",
-            result.depth,
-            format_score(result.score)
-        );
-    }
-    match result.ponder {
-        Some(p) => format!(
-            "bestmove {} ponder {}",
-            result.best.to_uci(chess960),
-            p.to_uci(chess960)
-        ),
-        None => format!("bestmove {}", result.best.to_uci(chess960)),
-    }
-}
-
 /// Free memory in MB (Linux `MemAvailable`), if the system says.
 fn available_memory_mb() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::MATE;
-
-    #[test]
-    fn no_legal_move_is_announced_before_0000() {
-        let mated = SearchResult {
-            best: Move::NULL,
-            ponder: None,
-            score: -MATE,
-            depth: 0,
-            nodes: 0,
-            pv: Vec::new(),
-        };
-        assert_eq!(
-            bestmove_lines(&mated, false),
-            "info depth 0 score mate 0\nbestmove 0000"
-        );
-        let stalemate = SearchResult { score: 0, ..mated };
-        assert_eq!(
-            bestmove_lines(&stalemate, false),
-            "info depth 0 score cp 0\nbestmove 0000"
-        );
-    }
 }

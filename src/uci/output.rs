@@ -5,7 +5,7 @@ use super::error::UciError;
 use crate::search::score::mate_in_moves;
 use crate::search::tt::Bound;
 use crate::search::wdl::Wdl;
-use crate::search::SearchInfo;
+use crate::search::{SearchInfo, SearchResult};
 
 /// Longest line of engine output that quotes input (a safety net; echoed
 /// input is already cut to about 80 characters).
@@ -47,6 +47,27 @@ pub fn format_info(info: &SearchInfo, chess960: bool, wdl: Option<Wdl>) -> Strin
     )
 }
 
+/// `bestmove` (and `ponder`), preceded, when the root has no legal move, by
+/// the `info` line GUIs expect: `score mate 0` for checkmate, `cp 0` for
+/// stalemate.
+pub fn format_bestmove(result: &SearchResult, chess960: bool) -> String {
+    if result.best.is_null() {
+        return format!(
+            "info depth {} score {}\nbestmove 0000",
+            result.depth,
+            format_score(result.score)
+        );
+    }
+    match result.ponder {
+        Some(p) => format!(
+            "bestmove {} ponder {}",
+            result.best.to_uci(chess960),
+            p.to_uci(chess960)
+        ),
+        None => format!("bestmove {}", result.best.to_uci(chess960)),
+    }
+}
+
 /// The line for an error: control characters escaped, length capped.
 pub fn format_error(error: &UciError) -> String {
     let message = super::error::echo_up_to(&error.to_string(), MAX_MESSAGE_CHARS);
@@ -56,6 +77,7 @@ pub fn format_error(error: &UciError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Move;
     use crate::search::MATE;
 
     #[test]
@@ -106,5 +128,26 @@ mod tests {
         assert!(text.starts_with("info string error: unknown command 'x\\r\\u{0}yyy"));
         assert!(text.len() < 200, "{}", text.len());
         assert!(!text.chars().any(|c| c.is_control()));
+    }
+
+    #[test]
+    fn no_legal_move_is_announced_before_0000() {
+        let mated = SearchResult {
+            best: Move::NULL,
+            ponder: None,
+            score: -MATE,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+        assert_eq!(
+            format_bestmove(&mated, false),
+            "info depth 0 score mate 0\nbestmove 0000"
+        );
+        let stalemate = SearchResult { score: 0, ..mated };
+        assert_eq!(
+            format_bestmove(&stalemate, false),
+            "info depth 0 score cp 0\nbestmove 0000"
+        );
     }
 }
