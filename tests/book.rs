@@ -1,6 +1,9 @@
 //! The opening book: compiled at build time from `openings.txt`, probed by
 //! position, loaded at run time with `BookFile`.
 
+mod common;
+
+use common::scratch_dir;
 use kiln::book::{Book, BookError, LineProblem};
 use kiln::chess::{legal_moves, Move, Position};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -118,14 +121,6 @@ fn out_of_book_moves(expected: &Expected) -> Vec<Move> {
         }
     }
     panic!("every position within 4 plies is in the book");
-}
-
-/// A fresh directory for one test's files.
-fn temp_dir(test: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("kiln-book-{test}-"))
-        .tempdir()
-        .unwrap()
 }
 
 #[test]
@@ -452,7 +447,7 @@ fn book_choices_vary_with_the_weights() {
 
 #[test]
 fn book_file_swaps_books_at_run_time() {
-    let dir = temp_dir("swap");
+    let dir = scratch_dir("book-swap");
     let good = dir.path().join("good.txt");
     std::fs::write(&good, "a3 a6 b3 b6\n").unwrap();
     let bad = dir.path().join("bad.txt");
@@ -520,7 +515,7 @@ fn kiln_book_lists_moves_and_weights() {
 
 #[test]
 fn from_file_names_the_file_and_the_line() {
-    let dir = temp_dir("errors");
+    let dir = scratch_dir("book-errors");
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "a3 a6\nb3 b6 Bb2 Bb7 Bxh8\n").unwrap();
     let e = Book::from_file(&bad).unwrap_err();
@@ -560,7 +555,7 @@ fn from_file_names_the_file_and_the_line() {
 
 #[test]
 fn from_file_refuses_a_directory() {
-    let dir = temp_dir("directory");
+    let dir = scratch_dir("book-directory");
     let e = Book::from_file(dir.path()).unwrap_err();
     assert!(
         matches!(&e, BookError::NotARegularFile { path } if *path == dir.path()),
@@ -596,7 +591,7 @@ fn release(fifo: &std::path::Path) {
 #[cfg(unix)]
 #[test]
 fn from_file_refuses_a_fifo_without_blocking() {
-    let dir = temp_dir("fifo");
+    let dir = scratch_dir("book-fifo");
     let fifo = dir.path().join("book.fifo");
     mkfifo(&fifo);
     let link = dir.path().join("link.txt");
@@ -627,7 +622,7 @@ fn from_file_refuses_a_fifo_without_blocking() {
 #[cfg(unix)]
 #[test]
 fn uci_book_file_on_a_fifo_does_not_block_the_input_thread() {
-    let dir = temp_dir("uci-fifo");
+    let dir = scratch_dir("book-uci-fifo");
     let fifo = dir.path().join("book.fifo");
     mkfifo(&fifo);
     let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))

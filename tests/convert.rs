@@ -6,20 +6,13 @@
 
 mod common;
 
-use common::engine_path;
+use common::{engine_path, scratch_dir};
 use kiln::chess::{Color, Position};
 use kiln::datagen::format::{Game, GameReader, GameResult};
 use kiln::datagen::{self, Config, Starts};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
-
-fn temp_dir(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("kiln-convert-{name}-"))
-        .tempdir()
-        .unwrap()
-}
 
 /// Runs `kiln convert --out out pgn`.
 fn convert(out: &Path, pgn: &Path) -> std::process::Output {
@@ -112,7 +105,7 @@ fn pgn_of(game: &Game, round: usize, book: &[&str]) -> String {
 
 #[test]
 fn pgn_games_convert_back_to_the_same_records() {
-    let dir = temp_dir("roundtrip");
+    let dir = scratch_dir("convert-roundtrip");
     let selfplay = dir.path().join("selfplay.kgame");
     // Games from a fixed opening, so the PGN can give it as book moves.
     let book = ["e4", "c5", "Nf3", "d6"];
@@ -194,7 +187,7 @@ fn pgn_games_convert_back_to_the_same_records() {
 
 #[test]
 fn convert_refuses_bad_arguments_and_missing_files() {
-    let dir = temp_dir("args");
+    let dir = scratch_dir("convert-args");
     let out = dir.path().join("x.kgame");
     let status = |args: &[&str]| Command::new(engine_path()).args(args).output().unwrap();
     assert_eq!(status(&["convert"]).status.code(), Some(2));

@@ -2,6 +2,9 @@
 //! legally, and their scores are exactly what the search says; runs append
 //! and a cut-off record is repaired.
 
+mod common;
+
+use common::scratch_dir;
 use kiln::datagen::format::{GameReader, SampleFilter, HEADER_LEN};
 use kiln::datagen::{self, Config, Starts, HARD_NODES_FACTOR};
 use kiln::search::history::History;
@@ -13,10 +16,7 @@ use std::path::{Path, PathBuf};
 
 /// A scratch directory (removed when dropped) and the data file in it.
 fn temp_file(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("kiln-datagen-{name}-"))
-        .tempdir()
-        .unwrap();
+    let dir = scratch_dir(&format!("datagen-{name}"));
     let path = dir.path().join("games.kgame");
     (dir, path)
 }

@@ -5,18 +5,11 @@
 
 mod common;
 
-use common::{engine_path, errors, Engine};
+use common::{engine_path, errors, scratch_dir, Engine};
 use kiln::nnue::file;
 use std::process::Command;
 
 const EMBEDDED: &[u8] = kiln::nnue::NETWORK_BYTES;
-
-fn temp_dir(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("kiln-nnue-{name}-"))
-        .tempdir()
-        .unwrap()
-}
 
 /// The number after `prefix` on the line that starts with it.
 fn value_after(lines: &[String], prefix: &str) -> i32 {
@@ -55,7 +48,7 @@ fn eval_shows_both_evaluations_and_the_one_in_use() {
 
 #[test]
 fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
-    let dir = temp_dir("evalfile");
+    let dir = scratch_dir("nnue-evalfile");
     // The embedded network with its output bias raised by 100 cp: a
     // different network the engine must then evaluate with.
     let mut weights = file::read(EMBEDDED).unwrap();

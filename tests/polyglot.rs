@@ -5,21 +5,13 @@
 
 mod common;
 
-use common::{errors, Engine};
+use common::{errors, scratch_dir, Engine};
 use kiln::book::polyglot::{encode_move, polyglot_key, PolyglotEntry, PolyglotProblem};
 use kiln::book::{Book, BookError};
 use kiln::chess::{legal_moves, Move, Position};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// A fresh directory for one test's files.
-fn temp_dir(test: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("kiln-polyglot-{test}-"))
-        .tempdir()
-        .unwrap()
-}
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -250,7 +242,7 @@ fn encoded_moves_are_found_back() {
 
 #[test]
 fn broken_polyglot_files_are_errors_not_panics() {
-    let dir = temp_dir("broken");
+    let dir = scratch_dir("polyglot-broken");
     let key = polyglot_key(&Position::startpos());
     let good = book_bytes(&[(key, packed("e2", "e4", 0), 1), (key + 5, 0, 1)]);
 
@@ -317,7 +309,7 @@ fn broken_polyglot_files_are_errors_not_panics() {
 
 #[test]
 fn the_format_is_told_by_content_not_name() {
-    let dir = temp_dir("detect");
+    let dir = scratch_dir("polyglot-detect");
     // A text book in a file named .bin, exactly 16 bytes long.
     let text = dir.path().join("text.bin");
     std::fs::write(&text, "d4 d5 c4 e6 Nc3\n").unwrap();
@@ -353,7 +345,7 @@ fn the_format_is_told_by_content_not_name() {
 
 #[test]
 fn uci_plays_polyglot_book_moves() {
-    let dir = temp_dir("uci");
+    let dir = scratch_dir("polyglot-uci");
     let start = Position::startpos();
     let castle = after("e2e4 e7e5 g1f3 b8c6 f1c4 f8c5");
     let path = dir.path().join("book.bin");
@@ -424,7 +416,7 @@ fn uci_plays_polyglot_book_moves() {
 
 #[test]
 fn kiln_book_lists_a_polyglot_file() {
-    let dir = temp_dir("cli");
+    let dir = scratch_dir("polyglot-cli");
     let path = dir.path().join("book.bin");
     let key = polyglot_key(&Position::startpos());
     std::fs::write(
@@ -514,7 +506,7 @@ fn books_made_by_polyglot_are_read_as_polyglot_reads_them() {
         eprintln!("note: polyglot is not installed; skipping the make-book check");
         return;
     };
-    let dir = temp_dir("make-book");
+    let dir = scratch_dir("polyglot-make-book");
     let bin = dir.path().join("book.bin");
     let pgn = data("polyglot_games.pgn");
     let out = Command::new(&polyglot)

@@ -1,5 +1,6 @@
 //! The UCI session harness shared by the session test files: the built
-//! binary (or `KILN_ENGINE`) as a child process, read line by line.
+//! binary (or `KILN_ENGINE`) as a child process, read line by line; and
+//! the scratch directories of the tests that write files.
 // Each test file uses a different part of the harness.
 #![allow(dead_code)]
 
@@ -144,4 +145,13 @@ pub fn errors(lines: &[String]) -> Vec<&String> {
         .iter()
         .filter(|l| l.starts_with("info string error"))
         .collect()
+}
+
+/// A fresh directory for one test's files, named after `name`, removed
+/// when the returned guard drops (also when the test fails).
+pub fn scratch_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("kiln-{name}-"))
+        .tempdir()
+        .unwrap()
 }
