@@ -16,6 +16,7 @@ mod prop_inputs;
 use kiln::book::polyglot::{self, PolyglotEntry, PolyglotProblem, ENTRY_BYTES};
 use kiln::book::{Book, BookError, LineProblem};
 use kiln::chess::{legal_moves, FenError, Move, Position};
+use kiln::datagen::convert::convert_pgn;
 use kiln::datagen::GENFENS_MAX_COUNT;
 use kiln::uci::options::{self, OptionKind, OptionSpec, OptionValue, Options};
 use kiln::uci::parse::{is_uci_move_syntax, parse_genfens, parse_go, parse_position};
@@ -1169,5 +1170,119 @@ fn polyglot_mutations() {
             }
             Ok(entries.is_some())
         },
+    );
+}
+
+// ----- PGN with score comments (`kiln convert`) ----------------------------
+
+/// What a converted game should hold: its start FEN, its moves and its
+/// scores from White's view.
+type ExpectedGame = (String, Vec<Move>, Vec<i16>);
+
+/// A scored PGN and what it says: one to three games, each from a position
+/// of the standard perft suite (as a `FEN` tag) with random legal moves in
+/// SAN, every move followed by a fastchess-style score comment, and a
+/// result. The expected records: each game's start FEN, its moves and its
+/// scores from White's view.
+fn a_scored_pgn() -> impl Strategy<Value = (String, Vec<ExpectedGame>)> {
+    let standard: Vec<String> = prop_inputs::PERFT_EPD
+        .lines()
+        .filter_map(|line| Some(line.split(';').next()?.trim().to_string()))
+        .filter(|fen| !fen.is_empty())
+        .collect();
+    let game = (
+        select(standard),
+        vec((any::<Index>(), -500..=500i32), 1..30),
+        select(vec!["1-0", "0-1", "1/2-1/2"]),
+    );
+    vec(game, 1..4).prop_map(|games| {
+        let mut text = String::new();
+        let mut expected = Vec::new();
+        for (fen, plies, result) in games {
+            let mut pos = Position::from_fen(&fen).expect("the perft suite parses");
+            text.push_str(&format!("[FEN \"{fen}\"]\n[Result \"{result}\"]\n\n"));
+            let (mut moves, mut scores) = (Vec::new(), Vec::new());
+            for (pick, cp) in plies {
+                let legal = legal_moves(&pos);
+                if legal.is_empty() {
+                    break;
+                }
+                let mv = legal.as_slice()[pick.index(legal.len())];
+                let white = pos.side_to_move() == kiln::chess::Color::White;
+                text.push_str(&format!(
+                    "{} {{{:+.2}/9 0.1s}} ",
+                    pos.to_san(mv),
+                    cp as f64 / 100.0
+                ));
+                moves.push(mv);
+                scores.push(if white { cp } else { -cp } as i16);
+                pos.make_move(mv);
+            }
+            text.push_str(result);
+            text.push_str("\n\n");
+            expected.push((fen, moves, scores));
+        }
+        (text, expected)
+    })
+}
+
+/// Whatever the text, conversion ends: a converted game replays legally
+/// from its start, and a refused one names its game and a line of the
+/// text. Accepted: some game converted.
+fn pgn_holds(text: &str) -> Result<bool, TestCaseError> {
+    let results = convert_pgn(text);
+    let lines = text.lines().count().max(1);
+    let mut converted = false;
+    for (i, result) in results.iter().enumerate() {
+        match result {
+            Ok(game) => {
+                converted = true;
+                prop_assert!(!game.plies.is_empty());
+                let mut pos = game.start;
+                for ply in &game.plies {
+                    prop_assert!(pos.is_legal(ply.mv), "{:?} in {:?}", ply.mv, text);
+                    pos.make_move(ply.mv);
+                }
+            }
+            Err(error) => {
+                prop_assert_eq!(error.game, i as u64 + 1);
+                prop_assert!((1..=lines).contains(&error.line), "{:?}", error);
+                prop_assert!(!error.error.to_string().is_empty());
+            }
+        }
+    }
+    Ok(converted)
+}
+
+#[test]
+fn pgn_as_written_converts() {
+    check(300, 26, (300, 0), a_scored_pgn(), |(text, expected)| {
+        let results = convert_pgn(&text);
+        prop_assert_eq!(results.len(), expected.len());
+        for (result, (fen, moves, scores)) in results.iter().zip(&expected) {
+            let Ok(game) = result else {
+                return Err(TestCaseError::fail(format!("{result:?} in {text:?}")));
+            };
+            prop_assert_eq!(game.start.key(), Position::from_fen(fen).unwrap().key());
+            let got: Vec<(Move, i16)> = game.plies.iter().map(|p| (p.mv, p.score)).collect();
+            let want: Vec<(Move, i16)> =
+                moves.iter().copied().zip(scores.iter().copied()).collect();
+            prop_assert_eq!(got, want);
+        }
+        pgn_holds(&text)
+    });
+}
+
+#[test]
+fn pgn_random_and_mutated() {
+    check(2000, 27, (0, 1000), random_text(200), |text| {
+        pgn_holds(&text)
+    });
+    check(
+        1500,
+        28,
+        (100, 100),
+        mutated(a_scored_pgn().prop_map(|(text, _)| text), Fields::Words),
+        |text| pgn_holds(&text),
     );
 }

@@ -231,110 +231,157 @@ fn is_result(token: &str) -> bool {
     matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
+/// A cursor over a PGN text that counts lines.
+struct Scanner {
+    chars: Vec<char>,
+    at: usize,
+    /// 1-based line of `chars[at]`.
+    line: usize,
+    /// Only whitespace lies between the last newline and `at`.
+    at_line_start: bool,
+}
+
+impl Scanner {
+    fn new(text: &str) -> Scanner {
+        Scanner {
+            chars: text.chars().collect(),
+            at: 0,
+            line: 1,
+            at_line_start: true,
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.at).copied()
+    }
+
+    /// Steps over one character.
+    #[inline]
+    fn bump(&mut self) {
+        if let Some(c) = self.peek() {
+            if c == '\n' {
+                self.line += 1;
+                self.at_line_start = true;
+            } else if !c.is_whitespace() {
+                self.at_line_start = false;
+            }
+            self.at += 1;
+        }
+    }
+
+    /// Skips whitespace; the next character, and whether only whitespace
+    /// precedes it on its line. `None` at the end of the text.
+    fn next_significant(&mut self) -> Option<(char, bool)> {
+        while let Some(c) = self.peek() {
+            if !c.is_whitespace() {
+                return Some((c, self.at_line_start));
+            }
+            self.bump();
+        }
+        None
+    }
+
+    /// Skips the rest of the line (up to its newline).
+    fn skip_line(&mut self) {
+        while self.peek().is_some_and(|c| c != '\n') {
+            self.bump();
+        }
+    }
+
+    /// Steps over the opening character, then takes the text up to `close`
+    /// (which is stepped over too) or, with `one_line`, the end of the
+    /// line. The text, and whether `close` was found.
+    fn take_enclosed(&mut self, close: char, one_line: bool) -> (String, bool) {
+        self.bump();
+        let mut text = String::new();
+        while let Some(c) = self.peek() {
+            if c == close {
+                self.bump();
+                return (text, true);
+            }
+            if one_line && c == '\n' {
+                break;
+            }
+            text.push(c);
+            self.bump();
+        }
+        (text, false)
+    }
+
+    /// A movetext token: the characters up to whitespace or a delimiter.
+    /// A delimiter with no token before it (a stray `}` or `]`, or a `[`
+    /// inside a variation) is stepped over, so the scan always moves on.
+    fn take_token(&mut self) -> String {
+        let is_delimiter = |c: char| matches!(c, '{' | '}' | '(' | ')' | ';' | '[' | ']');
+        let mut token = String::new();
+        while let Some(c) = self
+            .peek()
+            .filter(|&c| !c.is_whitespace() && !is_delimiter(c))
+        {
+            token.push(c);
+            self.bump();
+        }
+        if token.is_empty() {
+            self.bump();
+        }
+        token
+    }
+}
+
 /// Splits a PGN text into games: tag pairs, main-line moves with their
 /// comments, and the result token.
 fn split_games(text: &str) -> Vec<RawGame> {
+    let mut scan = Scanner::new(text);
     let mut games = Vec::new();
     let mut game = RawGame::default();
     let mut in_movetext = false;
     let mut depth = 0usize; // variation nesting
-    let chars: Vec<char> = text.chars().collect();
-    let mut line = 1;
-    let mut i = 0;
-    let mut at_line_start = true;
     let finish = |game: &mut RawGame, games: &mut Vec<RawGame>| {
         let done = std::mem::take(game);
         if !done.is_empty() {
             games.push(done);
         }
     };
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\n' {
-            line += 1;
-            at_line_start = true;
-            i += 1;
-            continue;
-        }
-        let line_start = at_line_start;
-        at_line_start = false;
-        if c.is_whitespace() {
-            at_line_start = line_start;
-            i += 1;
-            continue;
-        }
+    while let Some((c, line_start)) = scan.next_significant() {
         if game.is_empty() {
-            game.line = line;
+            game.line = scan.line;
         }
         match c {
-            '%' if line_start => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            ';' => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
+            // An escape line, or a comment to the end of the line.
+            '%' if line_start => scan.skip_line(),
+            ';' => scan.skip_line(),
             '[' if depth == 0 => {
                 if in_movetext {
                     finish(&mut game, &mut games);
-                    game.line = line;
+                    game.line = scan.line;
                     in_movetext = false;
                 }
-                let start = i + 1;
-                while i < chars.len() && chars[i] != ']' && chars[i] != '\n' {
-                    i += 1;
-                }
-                let body: String = chars[start..i.min(chars.len())].iter().collect();
-                if let Some((name, value)) = parse_tag(&body) {
-                    game.tags.push((name, value));
-                }
-                if i < chars.len() && chars[i] == ']' {
-                    i += 1;
+                let (body, _) = scan.take_enclosed(']', true);
+                if let Some(tag) = parse_tag(&body) {
+                    game.tags.push(tag);
                 }
             }
             '{' => {
-                let start = i + 1;
-                while i < chars.len() && chars[i] != '}' {
-                    if chars[i] == '\n' {
-                        line += 1;
-                    }
-                    i += 1;
+                let (comment, closed) = scan.take_enclosed('}', false);
+                game.unterminated |= !closed;
+                // A comment belongs to the main-line move just before it.
+                if let Some(last) = game.moves.last_mut().filter(|_| depth == 0) {
+                    last.1.get_or_insert(comment);
                 }
-                if i >= chars.len() {
-                    game.unterminated = true;
-                }
-                let comment: String = chars[start..i.min(chars.len())].iter().collect();
-                if depth == 0 {
-                    if let Some(last) = game.moves.last_mut() {
-                        if last.1.is_none() {
-                            last.1 = Some(comment);
-                        }
-                    }
-                }
-                i += 1;
             }
             '(' => {
                 in_movetext = true;
                 depth += 1;
-                i += 1;
+                scan.bump();
             }
             ')' => {
                 depth = depth.saturating_sub(1);
-                i += 1;
+                scan.bump();
             }
             _ => {
                 in_movetext = true;
-                let start = i;
-                while i < chars.len()
-                    && !chars[i].is_whitespace()
-                    && !matches!(chars[i], '{' | '}' | '(' | ')' | ';' | '[')
-                {
-                    i += 1;
-                }
-                let token: String = chars[start..i].iter().collect();
+                let token = scan.take_token();
                 if depth > 0 {
                     continue;
                 }
@@ -342,9 +389,7 @@ fn split_games(text: &str) -> Vec<RawGame> {
                     game.result = Some(token);
                     finish(&mut game, &mut games);
                     in_movetext = false;
-                    continue;
-                }
-                if let Some(san) = move_of(&token) {
+                } else if let Some(san) = move_of(&token) {
                     game.moves.push((san, None));
                 }
             }
@@ -592,7 +637,17 @@ mod tests {
     }
 
     #[test]
-    fn arbitrary_text_never_panics() {
+    fn stray_closing_brackets_are_skipped() {
+        // Each of these once stopped the scan from moving on (a hang).
+        let pgn = "1. d4 {+0.20/8} } d5 {-0.15/8} (2. c4 [ ]) 2. c4 {+0.22/8} ] 1-0";
+        let game = convert_pgn(pgn).remove(0).unwrap();
+        let scores: Vec<i16> = game.plies.iter().map(|p| p.score).collect();
+        assert_eq!(scores, [20, 15, 22]);
+        assert_eq!(game.result, GameResult::WhiteWin);
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics_or_hangs() {
         let samples = [
             "[",
             "{",
@@ -608,6 +663,10 @@ mod tests {
             "[FEN \"rnbqkbnr\"]\n1. e4 {+1} 1-0",
             "\u{0}\u{ffff}",
             "1. e4 {+M} 1-0",
+            "}",
+            "1. e4 } e5 1-0",
+            "1. e4 (1. d4 [ d5) e5 1-0",
+            "1. e4 (}]) 1-0",
         ];
         for text in samples {
             let _ = convert_pgn(text);
