@@ -1,8 +1,10 @@
 //! The tree search: a principal-variation negamax with a transposition
 //! table, selective pruning and late move reductions. Each pruning or
-//! extension is one numbered step; its constants live in `params`.
+//! extension is one numbered step; its constants live in `params`. The
+//! steps too long to read inline (5b, 9, 16, 18, 19) are methods below
+//! `negamax`, headed by the same number.
 
-use super::history::history_bonus;
+use super::history::{history_bonus, Continuations};
 use super::movepick::{MovePicker, GOOD_NOISY_SCORE};
 use super::params::*;
 use super::score::{
@@ -13,6 +15,63 @@ use super::see::see_ge;
 use super::tt::Bound;
 use crate::chess::{Move, Position};
 use crate::tables::lmr::lmr_reduction;
+
+/// What the tablebases say of a node (step 5b).
+enum TablebaseVerdict {
+    /// The tables' score settles the window: the node returns it.
+    Cut(i32),
+    /// A PV node's score is at least this (the tables say it wins).
+    Floor(i32),
+    /// A PV node's score is at most this.
+    Ceiling(i32),
+}
+
+/// What the singular-extension search (step 16) concludes about the TT move.
+enum Singularity {
+    /// Search the TT move this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// Other moves beat beta too, or the search stopped: the node returns this.
+    Cut(i32),
+}
+
+/// The moves a node searched before its best one, kept for step 18's
+/// history penalties (the first so many of each kind).
+struct TriedMoves {
+    quiets: [Move; HISTORY_MALUS_MOVES],
+    quiet_count: usize,
+    noisy: [Move; CAPTURE_HISTORY_MALUS_MOVES],
+    noisy_count: usize,
+}
+
+impl TriedMoves {
+    fn new() -> TriedMoves {
+        TriedMoves {
+            quiets: [Move::NULL; HISTORY_MALUS_MOVES],
+            quiet_count: 0,
+            noisy: [Move::NULL; CAPTURE_HISTORY_MALUS_MOVES],
+            noisy_count: 0,
+        }
+    }
+
+    #[inline]
+    fn record(&mut self, mv: Move, is_quiet: bool) {
+        if is_quiet && self.quiet_count < self.quiets.len() {
+            self.quiets[self.quiet_count] = mv;
+            self.quiet_count += 1;
+        } else if !is_quiet && self.noisy_count < self.noisy.len() {
+            self.noisy[self.noisy_count] = mv;
+            self.noisy_count += 1;
+        }
+    }
+
+    fn quiets(&self) -> &[Move] {
+        &self.quiets[..self.quiet_count]
+    }
+
+    fn noisy(&self) -> &[Move] {
+        &self.noisy[..self.noisy_count]
+    }
+}
 
 impl Searcher<'_> {
     /// The value of `pos` (at `ply` ≥ 1 from the root) within (`alpha`,
@@ -66,30 +125,20 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 5b. Tablebases: with few pieces left, right after a capture or
-        // pawn move, the tables know the outcome. A win is a lower bound, a
-        // loss an upper bound, a draw exact; one that settles the window ends
-        // the node. Otherwise (a window among mate scores) a PV node searches
-        // on for a mate, its score held within the tables' bound. (One check
-        // when no tables are loaded.)
+        // Step 5b. Tablebases (see `tablebase_verdict`): a verdict that
+        // settles the window ends the node; otherwise a PV node searches on
+        // within the tables' bound.
         let original_alpha = alpha;
         let mut tb_floor = -INFINITY;
         let mut tb_ceiling = INFINITY;
-        if let Some(probe) = self.tb_probe {
-            if excluded.is_null() && probe.wants(pos, depth) {
-                if let Some((score, bound)) = self.probe_tablebases(&probe, pos, ply) {
-                    if bound.settles(score, alpha, beta) {
-                        self.store_tablebase_verdict(pos, score, bound, depth, ply);
-                        return score;
-                    }
-                    if pv_node && bound == Bound::Lower {
-                        tb_floor = score;
-                        alpha = alpha.max(score);
-                    } else if pv_node {
-                        tb_ceiling = score;
-                    }
-                }
+        match self.tablebase_verdict(pos, alpha, beta, depth, ply, pv_node) {
+            Some(TablebaseVerdict::Cut(score)) => return score,
+            Some(TablebaseVerdict::Floor(score)) => {
+                tb_floor = score;
+                alpha = alpha.max(score);
             }
+            Some(TablebaseVerdict::Ceiling(score)) => tb_ceiling = score,
+            None => {}
         }
 
         // Step 6. Static evaluation, and whether it improved on two plies
@@ -127,34 +176,9 @@ impl Searcher<'_> {
                 return eval;
             }
 
-            // Step 9. Null move pruning: give the opponent a free move; if we
-            // still beat beta, the real moves will too. Not without pieces
-            // (zugzwang), not twice in a row, not inside a singular-extension
-            // search (which excludes the TT move).
-            let previous_null = self.frames[ply - 1].played.is_null();
-            if depth >= NMP_MIN_DEPTH()
-                && excluded.is_null()
-                && eval >= beta
-                && !previous_null
-                && pos.has_non_pawn_material(pos.side_to_move())
-                && beta > -TB_WIN_BOUND
-            {
-                let r = NMP_BASE()
-                    + depth / NMP_DEPTH_DIVISOR()
-                    + ((eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_REDUCTION_MAX());
-                let next = self.play_null(pos, ply);
-                self.set_played(pos, ply, Move::NULL);
-                self.keys.push(next.key());
-                self.frames[ply + 1].plies_from_null = 0;
-                self.frames[ply + 1].double_extensions = self.frames[ply].double_extensions;
-                let score = -self.negamax(&next, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
-                self.keys.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    return if is_decisive(score) { beta } else { score };
-                }
+            // Step 9. Null move pruning (see `null_move_search`).
+            if let Some(score) = self.null_move_search(pos, eval, beta, depth, ply, cut_node) {
+                return score;
             }
         }
 
@@ -176,23 +200,19 @@ impl Searcher<'_> {
             });
 
         // Step 11. The move loop.
-        let previous = self.frames[ply - 1].played;
         let conts = self.continuations(ply);
         let mut picker = MovePicker::new(
             pos,
             tt_move,
             self.history.killers(ply),
-            self.history.counter(pos, previous),
+            self.history.counter(pos, self.frames[ply - 1].played),
             conts,
             false,
         );
         let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0usize;
-        let mut quiets_tried = [Move::NULL; HISTORY_MALUS_MOVES];
-        let mut quiet_count = 0;
-        let mut noisy_tried = [Move::NULL; CAPTURE_HISTORY_MALUS_MOVES];
-        let mut noisy_count = 0;
+        let mut tried = TriedMoves::new();
         let side = pos.side_to_move();
 
         while let Some((mv, order)) = picker.next_move(self.history) {
@@ -256,64 +276,28 @@ impl Searcher<'_> {
                 }
             }
 
-            // Step 16. Singular extensions: when the TT move's lower bound is
-            // trusted, search this node without it at a reduced depth
-            // (`SE_DEPTH_DIVISOR`) against a
-            // window a little below its score. If every other move fails low
-            // there, the TT move is singular (the position hangs on it):
-            // extend it, by two plies when the others fall well short (not at
-            // PV nodes, and only so many times along one path). If the
-            // others reach beta too, several moves cut: cut here (multi-cut).
-            // If they reach the lowered window but not beta while the TT move
-            // was above beta, the TT move need not be searched as deep.
+            // Step 16. Singular extensions (see `singular_extension`): the
+            // TT move alone holding the position is searched deeper.
             let mut extension = 0;
             if singular_candidate && mv == tt_move {
                 let tt_score = tt_hit.map_or(0, |hit| score_from_tt(hit.score, ply));
-                let singular_beta = tt_score - SE_MARGIN_FACTOR() * depth / SE_MARGIN_DIVISOR();
-                let singular_depth = (depth - 1) / SE_DEPTH_DIVISOR();
-                self.frames[ply].excluded = mv;
-                let score = self.negamax(
+                match self.singular_extension(
                     pos,
-                    singular_beta - 1,
-                    singular_beta,
-                    singular_depth,
+                    (mv, tt_score),
+                    beta,
+                    depth,
                     ply,
+                    pv_node,
                     cut_node,
-                );
-                self.frames[ply].excluded = Move::NULL;
-                if self.stopped {
-                    return 0;
-                }
-                if score < singular_beta {
-                    extension = if !pv_node
-                        && score < singular_beta - SE_DOUBLE_MARGIN()
-                        && self.frames[ply].double_extensions < SE_DOUBLE_EXTENSION_MAX()
-                    {
-                        2
-                    } else {
-                        1
-                    };
-                } else if singular_beta >= beta {
-                    return singular_beta;
-                } else if tt_score >= beta {
-                    extension = -1;
+                ) {
+                    Singularity::Extend(plies) => extension = plies,
+                    Singularity::Cut(score) => return score,
                 }
             }
 
-            let next = self.play(pos, mv, ply);
-            self.set_played(pos, ply, mv);
-            self.frames[ply + 1].plies_from_null = self.frames[ply].plies_from_null + 1;
-            self.frames[ply + 1].double_extensions =
-                self.frames[ply].double_extensions + (extension >= 2) as i32;
-            self.keys.push(next.key());
+            let next = self.make_child(pos, mv, ply, extension >= 2);
             moves_searched += 1;
-            if is_quiet && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = mv;
-                quiet_count += 1;
-            } else if !is_quiet && noisy_count < noisy_tried.len() {
-                noisy_tried[noisy_count] = mv;
-                noisy_count += 1;
-            }
+            tried.record(mv, is_quiet);
 
             // Step 17. Principal variation search with late move reductions:
             // late quiet moves get a reduced null-window search first, and
@@ -358,7 +342,7 @@ impl Searcher<'_> {
                     score = -self.negamax(&next, -beta, -alpha, new_depth, ply + 1, false);
                 }
             }
-            self.keys.pop();
+            self.leave_child();
             if self.stopped {
                 return 0;
             }
@@ -391,47 +375,22 @@ impl Searcher<'_> {
         }
         let best_score = best_score.min(tb_ceiling);
 
-        // Step 18. Ordering memory: reward the move that cut (in quiet or
-        // capture history), punish the quiet moves tried before a quiet
-        // cutoff, and the noisy moves tried before any cutoff.
+        // Step 18. Ordering memory (see `update_histories`).
         if best_score >= beta {
-            let bonus = history_bonus(depth);
-            if pos.is_noisy(best_move) {
-                self.history.update_capture(pos, best_move, bonus);
-            } else {
-                self.history.update_quiet(pos, best_move, &conts, bonus);
-                for &tried in &quiets_tried[..quiet_count] {
-                    if tried != best_move {
-                        self.history.update_quiet(pos, tried, &conts, -bonus);
-                    }
-                }
-                self.history.add_killer(ply, best_move);
-                self.history.set_counter(pos, previous, best_move);
-            }
-            for &tried in &noisy_tried[..noisy_count] {
-                if tried != best_move {
-                    self.history.update_capture(pos, tried, -bonus);
-                }
-            }
+            self.update_histories(pos, ply, depth, best_move, &conts, &tried);
         }
 
+        // Step 19. Correction history (see `update_correction`).
         let bound = Bound::of_score(best_score, original_alpha, beta);
-
-        // Step 19. Correction history: the search's verdict on the raw
-        // evaluation teaches the correction tables, unless it is a mate, a
-        // noisy best move (the evaluation does not see captures coming), or
-        // a bound that says nothing against the evaluation (a fail high at
-        // or below it, a fail low at or above it).
-        if !in_check
-            && excluded.is_null()
-            && (best_move.is_null() || !pos.is_noisy(best_move))
-            && best_score.abs() < TB_WIN_BOUND
-            && !(bound == Bound::Lower && best_score <= static_eval)
-            && !(bound == Bound::Upper && best_score >= static_eval)
-        {
-            self.history
-                .correction
-                .update(pos, depth, best_score - raw_eval);
+        if !in_check && excluded.is_null() {
+            self.update_correction(
+                pos,
+                depth,
+                best_move,
+                best_score,
+                bound,
+                (raw_eval, static_eval),
+            );
         }
 
         // Step 20. Store the result (with the raw evaluation), unless a move
@@ -448,5 +407,185 @@ impl Searcher<'_> {
             bound,
         );
         best_score
+    }
+
+    /// Step 5b. Tablebases: with few pieces left, right after a capture or
+    /// pawn move, the tables know the outcome. A win is a lower bound, a
+    /// loss an upper bound, a draw exact; one that settles the window ends
+    /// the node (and is stored). Otherwise (a window among mate scores) a
+    /// PV node searches on for a mate, its score held within the tables'
+    /// bound. `None`: no tables loaded (one check), not a position to
+    /// probe, a table missing, or a non-PV node the verdict does not end.
+    #[inline]
+    fn tablebase_verdict(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> Option<TablebaseVerdict> {
+        let probe = self.tb_probe?;
+        if !self.frames[ply].excluded.is_null() || !probe.wants(pos, depth) {
+            return None;
+        }
+        let (score, bound) = self.probe_tablebases(&probe, pos, ply)?;
+        if bound.settles(score, alpha, beta) {
+            self.store_tablebase_verdict(pos, score, bound, depth, ply);
+            Some(TablebaseVerdict::Cut(score))
+        } else if pv_node && bound == Bound::Lower {
+            Some(TablebaseVerdict::Floor(score))
+        } else if pv_node {
+            Some(TablebaseVerdict::Ceiling(score))
+        } else {
+            None
+        }
+    }
+
+    /// Step 9. Null move pruning: give the opponent a free move; if we
+    /// still beat beta, the real moves will too. Not without pieces
+    /// (zugzwang), not twice in a row, not inside a singular-extension
+    /// search (which excludes the TT move). The score to return when the
+    /// null move fails high (a mate found this way is only `beta`).
+    #[inline]
+    fn null_move_search(
+        &mut self,
+        pos: &Position,
+        eval: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        if depth < NMP_MIN_DEPTH()
+            || !self.frames[ply].excluded.is_null()
+            || eval < beta
+            || self.frames[ply - 1].played.is_null()
+            || !pos.has_non_pawn_material(pos.side_to_move())
+            || beta <= -TB_WIN_BOUND
+        {
+            return None;
+        }
+        let r = NMP_BASE()
+            + depth / NMP_DEPTH_DIVISOR()
+            + ((eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_REDUCTION_MAX());
+        let next = self.make_child(pos, Move::NULL, ply, false);
+        let score = -self.negamax(&next, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+        self.leave_child();
+        if self.stopped {
+            return Some(0);
+        }
+        (score >= beta).then(|| if is_decisive(score) { beta } else { score })
+    }
+
+    /// Step 16. Singular extensions: when the TT move's lower bound is
+    /// trusted, search this node without it at a reduced depth
+    /// (`SE_DEPTH_DIVISOR`) against a window a little below its score
+    /// (`tt` is the move and its score). If every other move fails low there, the TT move is
+    /// singular (the position hangs on it): extend it, by two plies when
+    /// the others fall well short (not at PV nodes, and only so many times
+    /// along one path). If the others reach beta too, several moves cut:
+    /// cut here (multi-cut). If they reach the lowered window but not beta
+    /// while the TT move was above beta, the TT move need not be searched
+    /// as deep.
+    #[allow(clippy::too_many_arguments)]
+    fn singular_extension(
+        &mut self,
+        pos: &Position,
+        (tt_move, tt_score): (Move, i32),
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> Singularity {
+        let singular_beta = tt_score - SE_MARGIN_FACTOR() * depth / SE_MARGIN_DIVISOR();
+        let singular_depth = (depth - 1) / SE_DEPTH_DIVISOR();
+        self.frames[ply].excluded = tt_move;
+        let score = self.negamax(
+            pos,
+            singular_beta - 1,
+            singular_beta,
+            singular_depth,
+            ply,
+            cut_node,
+        );
+        self.frames[ply].excluded = Move::NULL;
+        if self.stopped {
+            Singularity::Cut(0)
+        } else if score < singular_beta {
+            let double = !pv_node
+                && score < singular_beta - SE_DOUBLE_MARGIN()
+                && self.frames[ply].double_extensions < SE_DOUBLE_EXTENSION_MAX();
+            Singularity::Extend(if double { 2 } else { 1 })
+        } else if singular_beta >= beta {
+            Singularity::Cut(singular_beta)
+        } else if tt_score >= beta {
+            Singularity::Extend(-1)
+        } else {
+            Singularity::Extend(0)
+        }
+    }
+
+    /// Step 18. Ordering memory after a cutoff by `best_move`: reward it (in
+    /// quiet or capture history), punish the quiet moves tried before a
+    /// quiet cutoff, and the noisy moves tried before any cutoff. A quiet
+    /// cutoff is also this ply's killer and the counter to the move before.
+    fn update_histories(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        depth: i32,
+        best_move: Move,
+        conts: &Continuations,
+        tried: &TriedMoves,
+    ) {
+        let bonus = history_bonus(depth);
+        if pos.is_noisy(best_move) {
+            self.history.update_capture(pos, best_move, bonus);
+        } else {
+            self.history.update_quiet(pos, best_move, conts, bonus);
+            for &mv in tried.quiets() {
+                if mv != best_move {
+                    self.history.update_quiet(pos, mv, conts, -bonus);
+                }
+            }
+            self.history.add_killer(ply, best_move);
+            let previous = self.frames[ply - 1].played;
+            self.history.set_counter(pos, previous, best_move);
+        }
+        for &mv in tried.noisy() {
+            if mv != best_move {
+                self.history.update_capture(pos, mv, -bonus);
+            }
+        }
+    }
+
+    /// Step 19. Correction history: the search's verdict (`best_score`,
+    /// `bound`) on a node out of check teaches the correction tables how
+    /// far off its raw evaluation was, unless it is a mate, a noisy best
+    /// move (the evaluation does not see captures coming), or a bound that
+    /// says nothing against the (corrected) evaluation: a fail high at or
+    /// below it, a fail low at or above it. `evals` is `(raw, corrected)`.
+    #[inline]
+    fn update_correction(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        best_move: Move,
+        best_score: i32,
+        bound: Bound,
+        (raw_eval, static_eval): (i32, i32),
+    ) {
+        if (best_move.is_null() || !pos.is_noisy(best_move))
+            && best_score.abs() < TB_WIN_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.history
+                .correction
+                .update(pos, depth, best_score - raw_eval);
+        }
     }
 }

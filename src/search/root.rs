@@ -114,10 +114,7 @@ impl Searcher<'_> {
         let mut best = -INFINITY;
         for i in first..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
-            let next = self.play(pos, mv, 0);
-            self.set_played(pos, 0, mv);
-            self.frames[1].plies_from_null = self.frames[0].plies_from_null + 1;
-            self.keys.push(next.key());
+            let next = self.make_child(pos, mv, 0, false);
             self.seldepth = 0;
             let mut score;
             if i == first {
@@ -128,7 +125,7 @@ impl Searcher<'_> {
                     score = -self.negamax(&next, -beta, -alpha, depth - 1, 1, false);
                 }
             }
-            self.keys.pop();
+            self.leave_child();
             if self.stopped {
                 break;
             }

@@ -290,6 +290,42 @@ impl<'a> Searcher<'a> {
         next
     }
 
+    /// Enters the child of `pos` (at `ply`) after `mv` (`Move::NULL`: a
+    /// null move): the move is recorded in this ply's frame, the child's
+    /// frame set up and its key pushed on the path; `leave_child` pops it.
+    /// `double_extended`: the move is searched two plies deeper (singular
+    /// extensions count these along a path).
+    #[inline]
+    pub fn make_child(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        ply: usize,
+        double_extended: bool,
+    ) -> Position {
+        let next = if mv.is_null() {
+            self.play_null(pos, ply)
+        } else {
+            self.play(pos, mv, ply)
+        };
+        self.set_played(pos, ply, mv);
+        let (plies_from_null, double_extensions) = {
+            let frame = &self.frames[ply];
+            (frame.plies_from_null, frame.double_extensions)
+        };
+        let child = &mut self.frames[ply + 1];
+        child.plies_from_null = if mv.is_null() { 0 } else { plies_from_null + 1 };
+        child.double_extensions = double_extensions + double_extended as i32;
+        self.keys.push(next.key());
+        next
+    }
+
+    /// Back from the child `make_child` entered.
+    #[inline]
+    pub fn leave_child(&mut self) {
+        self.keys.pop();
+    }
+
     /// A node's evaluations, `(raw, corrected)`: the raw one from the
     /// table's entry when there is one (the table keeps raw evaluations),
     /// else computed; the corrected one is what pruning and stand pat use.

@@ -223,49 +223,12 @@ pub fn search(
         // Infinite and ponder searches hold their answer until released.
         wait_for_release(signals);
         signals.stop.store(true, Ordering::SeqCst);
-        // A limited strength plays the line it chooses among the main
-        // thread's (see `skill`); otherwise the threads vote.
-        let main_outcome = match &req.skill {
-            Some(skill) => ThreadOutcome::of_line(
-                &choose_line(skill, &req.root, &main.root_moves, &main.skill_lines),
-                main.completed_depth,
-            ),
-            None => ThreadOutcome::of_line(&main.root_moves[0], main.completed_depth),
-        };
         // A helper that panicked has nothing to say; the main line stands.
-        let mut outcomes: Vec<ThreadOutcome> = helpers
+        let helper_outcomes = helpers
             .into_iter()
             .filter_map(|handle| handle.join().ok())
             .collect();
-        outcomes.insert(0, main_outcome);
-        // MultiPV lines are the main thread's own; so is a single line
-        // when no helper finished a deeper or differently voted iteration.
-        let chosen = if req.multipv > 1 || req.skill.is_some() {
-            0
-        } else {
-            best_thread(&outcomes)
-        };
-        let best = &outcomes[chosen];
-        let pv = legal_prefix(&req.root, &best.pv);
-        if chosen != 0 {
-            // The GUI's last `info` line should show the move it gets.
-            report(&main.info_line(
-                best.depth,
-                best.seldepth,
-                1,
-                best.score,
-                Bound::Exact,
-                pv.clone(),
-            ));
-        }
-        SearchResult {
-            best: best.mv,
-            ponder: None,
-            score: main.reported_score(best.score),
-            depth: best.depth,
-            nodes: main.nodes,
-            pv,
-        }
+        decide(req, &main, helper_outcomes, report)
     });
     let nodes = signals.nodes.load(Ordering::Relaxed).max(result.nodes);
     let mut result = SearchResult { nodes, ..result };
@@ -275,6 +238,54 @@ pub fn search(
         .copied()
         .or_else(|| ponder_from_tt(&req.root, result.best, tt));
     result
+}
+
+/// The answer once every thread has stopped: a limited strength plays the
+/// line it chooses among the main thread's (see `skill`), MultiPV plays the
+/// main thread's first line, and otherwise the threads vote
+/// (`best_thread`). When a helper's line wins, it is reported, so the
+/// GUI's last `info` line shows the move it gets. `nodes` is the main
+/// thread's count (the caller adds the helpers').
+fn decide(
+    req: &SearchRequest,
+    main: &Searcher,
+    helper_outcomes: Vec<ThreadOutcome>,
+    report: &dyn Fn(&SearchInfo),
+) -> SearchResult {
+    let main_outcome = match &req.skill {
+        Some(skill) => ThreadOutcome::of_line(
+            &choose_line(skill, &req.root, &main.root_moves, &main.skill_lines),
+            main.completed_depth,
+        ),
+        None => ThreadOutcome::of(main),
+    };
+    let mut outcomes = helper_outcomes;
+    outcomes.insert(0, main_outcome);
+    let chosen = if req.multipv > 1 || req.skill.is_some() {
+        0
+    } else {
+        best_thread(&outcomes)
+    };
+    let best = &outcomes[chosen];
+    let pv = legal_prefix(&req.root, &best.pv);
+    if chosen != 0 {
+        report(&main.info_line(
+            best.depth,
+            best.seldepth,
+            1,
+            best.score,
+            Bound::Exact,
+            pv.clone(),
+        ));
+    }
+    SearchResult {
+        best: best.mv,
+        ponder: None,
+        score: main.reported_score(best.score),
+        depth: best.depth,
+        nodes: main.nodes,
+        pv,
+    }
 }
 
 /// What one thread's search ended with: its best root move and the last
