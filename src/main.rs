@@ -327,7 +327,7 @@ fn wdl_fit(args: &[String]) -> ExitCode {
 }
 
 const TRAIN_USAGE: &str = "usage: kiln train [--data FILE]... [--out FILE] [--hidden N] \
-[--buckets N] [--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--eval-scale CP] [--no-mirror]";
+[--buckets N] [--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--eval-scale CP] [--no-mirror] [--init FILE.nnue]";
 
 /// `kiln train ...`: a network fitted to self-play data.
 fn train(args: &[String]) -> ExitCode {

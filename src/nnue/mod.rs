@@ -192,9 +192,7 @@ impl Network {
     /// file no larger than the largest network the format allows (a huge
     /// one is refused without reading it all).
     pub fn from_file(path: &std::path::Path) -> Result<Box<Network>, LoadError> {
-        let limit = file::file_len(file::MAX_HIDDEN, file::MAX_OUTPUT_BUCKETS) as u64;
-        let bytes = crate::files::read_regular_file(path, limit).map_err(LoadError::File)?;
-        Network::from_bytes(&bytes).map_err(LoadError::Invalid)
+        Network::from_weights(&read_weights(path)?).map_err(LoadError::Invalid)
     }
 
     /// The evaluation of `pos` in centipawns for the side to move, computed
@@ -210,6 +208,15 @@ impl Network {
     pub fn bucket(&self, pos: &Position) -> usize {
         output_bucket(pos.occupied().count() as usize, self.buckets)
     }
+}
+
+/// The checked weights of the network file at `path`, of any shape the
+/// format allows: a regular file no larger than the largest network (a
+/// huge one is refused without reading it all).
+pub fn read_weights(path: &std::path::Path) -> Result<Weights, LoadError> {
+    let limit = file::file_len(file::MAX_HIDDEN, file::MAX_OUTPUT_BUCKETS) as u64;
+    let bytes = crate::files::read_regular_file(path, limit).map_err(LoadError::File)?;
+    file::read(&bytes).map_err(LoadError::Invalid)
 }
 
 /// Why a network file could not be loaded.

@@ -34,7 +34,7 @@ use super::adam::{Moments, Step};
 use crate::datagen::format::DataError;
 use crate::datagen::DEFAULT_DATA_FILE;
 use crate::nnue::file::{MAX_EVAL_SCALE, MIN_EVAL_SCALE};
-use crate::nnue::{self, NetError};
+use crate::nnue::{self, LoadError, NetError};
 use crate::rng::Rng;
 use crate::search::MAX_THREADS;
 use crate::tools::args::{ArgError, Flags};
@@ -75,6 +75,11 @@ pub struct Config {
     /// Centipawns per unit of output, and the scale every file's scores
     /// are read on; `None`: fitted to the data (see `load`).
     pub eval_scale: Option<i32>,
+    /// Start from this network's weights instead of random ones (its
+    /// shape must be `hidden` × `buckets`). The data a network learned
+    /// from is not kept forever; its weights are, in `networks/`, so a
+    /// new network can build on them.
+    pub init: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -94,6 +99,7 @@ impl Default for Config {
             max_positions: 0,
             mirror: true,
             eval_scale: None,
+            init: None,
         }
     }
 }
@@ -103,7 +109,8 @@ impl Config {
     /// `DEFAULT_DATA_FILE`), `--out FILE`, `--hidden N`, `--buckets N`,
     /// `--epochs N`, `--batch N`, `--lr X`, `--lr-drop X`,
     /// `--result-weight X`, `--threads N`, `--seed N`, `--positions N`,
-    /// `--eval-scale CP`, `--no-mirror`. Shapes are checked by `train`.
+    /// `--eval-scale CP`, `--no-mirror`, `--init FILE.nnue`. Shapes are
+    /// checked by `train`.
     pub fn from_args(args: &[String]) -> Result<Config, ArgError> {
         let mut config = Config {
             data: Vec::new(),
@@ -128,6 +135,7 @@ impl Config {
                     config.eval_scale = Some(flags.number(flag, MIN_EVAL_SCALE..=MAX_EVAL_SCALE)?)
                 }
                 "--no-mirror" => config.mirror = false,
+                "--init" => config.init = Some(flags.value(flag)?.into()),
                 other => return Err(ArgError::Unknown(other.to_string())),
             }
         }
@@ -161,6 +169,15 @@ pub enum TrainError {
     NoSamples,
     /// The hidden size or bucket count is outside the file format's limits.
     Shape(NetError),
+    /// The `--init` network could not be read, or is refused.
+    Init { path: PathBuf, error: LoadError },
+    /// The `--init` network's shape (hidden size, buckets) is not the
+    /// one asked for.
+    InitShape {
+        path: PathBuf,
+        found: (usize, usize),
+        asked: (usize, usize),
+    },
     /// The folder the network goes in could not be made.
     CreateFolder {
         path: PathBuf,
@@ -179,6 +196,16 @@ impl fmt::Display for TrainError {
             TrainError::Data { path, error } => write!(f, "{}: {error}", path.display()),
             TrainError::NoSamples => write!(f, "no training positions in the data"),
             TrainError::Shape(e) => write!(f, "{e}"),
+            TrainError::Init { path, error } => write!(f, "{}: {error}", path.display()),
+            TrainError::InitShape { path, found, asked } => write!(
+                f,
+                "{}: a {}x{} network (hidden x buckets), not the {}x{} asked for (--hidden, --buckets)",
+                path.display(),
+                found.0,
+                found.1,
+                asked.0,
+                asked.1
+            ),
             TrainError::CreateFolder { path, error } => {
                 write!(f, "cannot make the folder {}: {error}", path.display())
             }
@@ -307,7 +334,11 @@ pub fn train(
         return Err(TrainError::NoSamples);
     }
     let mut rng = Rng::new(config.seed);
-    let mut net = FloatNetwork::random(config.hidden, config.buckets, eval_scale, rng.next_u64());
+    let random_seed = rng.next_u64();
+    let mut net = match &config.init {
+        Some(path) => initial_network(path, config, eval_scale)?,
+        None => FloatNetwork::random(config.hidden, config.buckets, eval_scale, random_seed),
+    };
     let parameters = net.params().count();
     let mut adam = Adam::new(parameters);
     let _ = writeln!(
@@ -318,6 +349,9 @@ pub fn train(
         config.hidden,
         config.buckets
     );
+    if let Some(path) = &config.init {
+        let _ = writeln!(log, "starting from {} (epoch 0)", path.display());
+    }
     let _ = writeln!(
         log,
         "epoch 0: validation loss {:.6}",
@@ -358,6 +392,35 @@ pub fn train(
         best_epoch,
         network,
     })
+}
+
+/// The network at `path` as floats, to train on from where it stands.
+/// Its output layers are rescaled from its own eval scale to
+/// `eval_scale`, so that it evaluates every position as before (output
+/// weights the rescaling pushes past `WEIGHT_CLIP` are clipped).
+fn initial_network(
+    path: &std::path::Path,
+    config: &Config,
+    eval_scale: i32,
+) -> Result<FloatNetwork, TrainError> {
+    let weights = nnue::read_weights(path).map_err(|error| TrainError::Init {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    if (weights.hidden, weights.buckets) != (config.hidden, config.buckets) {
+        return Err(TrainError::InitShape {
+            path: path.to_path_buf(),
+            found: (weights.hidden, weights.buckets),
+            asked: (config.hidden, config.buckets),
+        });
+    }
+    let mut net = FloatNetwork::from(&weights);
+    let factor = weights.eval_scale as f32 / eval_scale as f32;
+    for w in net.w2.iter_mut().chain(net.b2.iter_mut()) {
+        *w = (*w * factor).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+    }
+    net.eval_scale = eval_scale;
+    Ok(net)
 }
 
 /// `kiln train`: load, train, write the quantised network to `config.out`.
@@ -419,6 +482,9 @@ mod tests {
         assert_eq!((config.hidden, config.lr), (128, 0.002));
         assert_eq!(config.eval_scale, Some(150));
         assert!(!config.mirror);
+        assert_eq!(config.init, None);
+        let config = Config::from_args(&args("--init networks/kiln-1.nnue")).unwrap();
+        assert_eq!(config.init, Some(PathBuf::from("networks/kiln-1.nnue")));
         for line in [
             "--lr 0",
             "--lr-drop -1",
@@ -427,6 +493,7 @@ mod tests {
             "--threads 0",
             "--eval-scale 1",
             "--epochs",
+            "--init",
             "--fast",
         ] {
             assert!(Config::from_args(&args(line)).is_err(), "{line}");
@@ -641,5 +708,94 @@ mod tests {
             .quantise()
         };
         assert_eq!(run(), run());
+    }
+
+    /// `--init` starts from a network's weights: with no epoch to train,
+    /// the same integers come back at the same scale, and at another scale
+    /// the same evaluations; training from it starts at its loss, not a
+    /// random network's. A missing file or another shape is refused.
+    #[test]
+    fn init_starts_from_a_network() {
+        let (_scratch, data) = small_data("init");
+        let config = Config {
+            data: vec![data.clone()],
+            out: data.with_extension("nnue"),
+            hidden: 16,
+            buckets: 2,
+            epochs: 3,
+            batch: 256,
+            lr: 0.01,
+            threads: 2,
+            ..Config::default()
+        };
+        let trained = run(&config, &mut std::io::sink()).unwrap();
+        let first = nnue::read_weights(&config.out).unwrap();
+        let mut loaded = load(&config).unwrap();
+        let resume = |epochs, eval_scale, loaded: &mut Loaded| {
+            let config = Config {
+                epochs,
+                init: Some(config.out.clone()),
+                ..config.clone()
+            };
+            train(
+                &config,
+                &mut loaded.train,
+                &loaded.validation,
+                eval_scale,
+                &mut std::io::sink(),
+            )
+            .unwrap()
+        };
+        let same = resume(0, first.eval_scale, &mut loaded);
+        assert_eq!(same.network.quantise(), first);
+        let rescaled = resume(0, first.eval_scale * 2, &mut loaded).network;
+        assert_eq!(rescaled.eval_scale, first.eval_scale * 2);
+        let rounded = FloatNetwork::from(&first);
+        let mut pos = Position::startpos();
+        for mv in ["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4"] {
+            pos.make_move(pos.parse_uci_move(mv, false).unwrap());
+            let (before, after) = (rounded.evaluate(&pos), rescaled.evaluate(&pos));
+            assert!((before - after).abs() < 0.5, "{before} vs {after}");
+        }
+        // Training from it begins where it stood: its validation loss, and
+        // a training loss well below a random network's.
+        let start_loss = loss(&rounded, &loaded.validation, 2);
+        let (_, trained_loss) = trained.losses[trained.best_epoch - 1];
+        assert!((start_loss - trained_loss).abs() < 0.05 * trained_loss);
+        let random = FloatNetwork::random(16, 2, loaded.eval_scale, 1);
+        let random_loss = loss(&random, &loaded.train, 2);
+        let trained_train_loss = loss(&rounded, &loaded.train, 2);
+        assert!(trained_train_loss < 0.8 * random_loss);
+        let eval_scale = loaded.eval_scale;
+        let more = resume(1, eval_scale, &mut loaded);
+        assert!(
+            more.losses[0].0 < 0.8 * random_loss,
+            "{:?} vs {random_loss}",
+            more.losses
+        );
+
+        let refused = |init: PathBuf, hidden| {
+            let config = Config {
+                hidden,
+                init: Some(init),
+                ..config.clone()
+            };
+            let mut loaded = load(&config).unwrap();
+            let result = train(
+                &config,
+                &mut loaded.train,
+                &loaded.validation,
+                100,
+                &mut std::io::sink(),
+            );
+            result.err().map(|e| e.to_string())
+        };
+        let wrong_shape = refused(config.out.clone(), 32).unwrap();
+        assert!(
+            wrong_shape.contains("16x2") && wrong_shape.contains("32x2"),
+            "{wrong_shape}"
+        );
+        let missing = refused(data.with_extension("none"), 16).unwrap();
+        assert!(missing.contains("games.none"), "{missing}");
     }
 }
