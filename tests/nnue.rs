@@ -176,3 +176,29 @@ fn use_nnue_reaches_the_search() {
     let lines = e.sync();
     assert!(errors(&lines).is_empty(), "{lines:?}");
 }
+
+/// Every network committed in `networks/` (the embedded one and the
+/// candidates kept for `EvalFile`, `datagen --eval-file` and `train
+/// --init`) passes the build's checks and has this build's hidden size,
+/// so `EvalFile` loads it.
+#[test]
+fn every_committed_network_loads() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("networks");
+    let mut checked = Vec::new();
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "nnue") {
+            let weights = kiln::nnue::read_weights(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert!(
+                kiln::nnue::Network::from_weights(&weights).is_ok(),
+                "{}: hidden size {}",
+                path.display(),
+                weights.hidden
+            );
+            checked.push(path.file_name().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    let embedded = kiln::nnue::NETWORK_FILE.rsplit('/').next().unwrap();
+    assert!(checked.iter().any(|n| n == embedded), "{checked:?}");
+}
