@@ -525,6 +525,21 @@ mod tests {
         (dir, out)
     }
 
+    /// `train` on loaded samples, at `eval_scale`, logging nowhere.
+    fn train_loaded(
+        config: &Config,
+        loaded: &mut Loaded,
+        eval_scale: i32,
+    ) -> Result<Report, TrainError> {
+        train(
+            config,
+            &mut loaded.train,
+            &loaded.validation,
+            eval_scale,
+            &mut std::io::sink(),
+        )
+    }
+
     #[test]
     fn training_lowers_the_loss_and_the_integer_network_agrees() {
         let (_scratch, data) = small_data("tiny");
@@ -696,16 +711,11 @@ mod tests {
         };
         let run = || {
             let mut loaded = load(&config).unwrap();
-            train(
-                &config,
-                &mut loaded.train,
-                &loaded.validation,
-                loaded.eval_scale,
-                &mut std::io::sink(),
-            )
-            .unwrap()
-            .network
-            .quantise()
+            let eval_scale = loaded.eval_scale;
+            train_loaded(&config, &mut loaded, eval_scale)
+                .unwrap()
+                .network
+                .quantise()
         };
         assert_eq!(run(), run());
     }
@@ -737,14 +747,7 @@ mod tests {
                 init: Some(config.out.clone()),
                 ..config.clone()
             };
-            train(
-                &config,
-                &mut loaded.train,
-                &loaded.validation,
-                eval_scale,
-                &mut std::io::sink(),
-            )
-            .unwrap()
+            train_loaded(&config, loaded, eval_scale).unwrap()
         };
         let same = resume(0, first.eval_scale, &mut loaded);
         assert_eq!(same.network.quantise(), first);
@@ -781,14 +784,9 @@ mod tests {
                 ..config.clone()
             };
             let mut loaded = load(&config).unwrap();
-            let result = train(
-                &config,
-                &mut loaded.train,
-                &loaded.validation,
-                100,
-                &mut std::io::sink(),
-            );
-            result.err().map(|e| e.to_string())
+            train_loaded(&config, &mut loaded, 100)
+                .err()
+                .map(|e| e.to_string())
         };
         let wrong_shape = refused(config.out.clone(), 32).unwrap();
         assert!(
