@@ -18,6 +18,18 @@ pub enum ReadError {
     TooLarge { limit: u64 },
 }
 
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Io(e) => write!(f, "{e}"),
+            ReadError::NotAFile => write!(f, "not a regular file"),
+            ReadError::TooLarge { limit } => write!(f, "larger than {limit} bytes"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
 /// The bytes of the regular file at `path`, at most `limit` of them.
 pub fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     if !std::fs::metadata(path).map_err(ReadError::Io)?.is_file() {

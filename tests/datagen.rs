@@ -127,3 +127,28 @@ fn several_threads_write_exactly_the_games_asked_for() {
         assert_eq!(read_games(&path).len(), 3, "seed {seed}");
     }
 }
+
+/// A book whose every start is finished or already decided cannot be played
+/// from: the run stops with an error rather than spinning for ever.
+#[test]
+fn a_book_with_no_playable_start_fails_instead_of_spinning() {
+    let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let queen_up = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
+    for fen in [mated, queen_up] {
+        let (_dir, path) = temp_file("no-start");
+        let cfg = Config {
+            random_plies: 0,
+            ..config(&path, 1, 3, Starts::Book(vec![fen.to_string()]))
+        };
+        let error = datagen::run(&cfg, &mut std::io::sink()).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                kiln::datagen::format::DataError::NoUsableStart { .. }
+            ),
+            "{fen}: {error}"
+        );
+        assert!(error.to_string().contains("no usable start position"));
+        assert!(read_games(&path).is_empty(), "{fen}");
+    }
+}

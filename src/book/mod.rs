@@ -329,9 +329,9 @@ impl Book {
                 path: path.to_path_buf(),
                 error,
             },
-            ReadError::TooLarge { limit } => BookError::CannotRead {
+            too_large @ ReadError::TooLarge { .. } => BookError::CannotRead {
                 path: path.to_path_buf(),
-                error: io::Error::other(format!("longer than {limit} bytes")),
+                error: io::Error::other(too_large.to_string()),
             },
         })?;
         Book::from_bytes(&bytes).map_err(|e| e.in_file(path))

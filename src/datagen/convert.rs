@@ -10,17 +10,23 @@
 //! cut at a later move without one (the result still holds for the plies
 //! before it). Variations, NAGs, `;` comments and `%` lines are skipped.
 
-use super::format::{encode_game, Game, GameResult, Ply};
+use super::format::{encode_game, Game, GameResult, Ply, MATE_SCORE_BOUND};
 use crate::chess::san::SanError;
 use crate::chess::{Color, FenError, Position};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
 /// Centipawns for a mate score in the records: `MATE_RECORD - plies` for
-/// the side that mates (beyond the format's mate bound of 31,000).
+/// the side that mates (beyond the format's `MATE_SCORE_BOUND`).
 pub const MATE_RECORD: i32 = 32_000;
+/// The longest mate (in moves) a score comment may announce: every mate up
+/// to it records beyond `MATE_SCORE_BOUND`, so samplers see it as a mate.
+pub const MAX_MATE_MOVES: i32 = 400;
 /// Ordinary scores are clamped to this, below the mate bound.
 pub const MAX_CP_RECORD: i32 = 30_000;
+
+const _: () = assert!(MATE_RECORD - 2 * MAX_MATE_MOVES > MATE_SCORE_BOUND as i32);
+const _: () = assert!(MAX_CP_RECORD < MATE_SCORE_BOUND as i32);
 
 /// Why one PGN game was not converted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -434,7 +440,10 @@ pub fn parse_score_comment(comment: &str) -> Option<i32> {
         _ => (false, score),
     };
     let cp = if let Some(moves) = body.strip_prefix('M').or_else(|| body.strip_prefix('#')) {
-        let moves: i32 = moves.parse().ok().filter(|&m| (0..=500).contains(&m))?;
+        let moves: i32 = moves
+            .parse()
+            .ok()
+            .filter(|&m| (0..=MAX_MATE_MOVES).contains(&m))?;
         if negative {
             return Some(-(MATE_RECORD - 2 * moves));
         }
@@ -526,6 +535,14 @@ mod tests {
             Some(210)
         );
         assert_eq!(parse_score_comment("+999.00/3"), Some(MAX_CP_RECORD));
+        // The longest mates still record as mates, and longer ones are refused.
+        let longest = format!("{MAX_MATE_MOVES}");
+        for sign in ["+", "-"] {
+            let score = parse_score_comment(&format!("{sign}M{longest}/30")).unwrap();
+            assert!(score.abs() > MATE_SCORE_BOUND as i32, "{sign}: {score}");
+            let longer = format!("{sign}M{}/30", MAX_MATE_MOVES + 1);
+            assert_eq!(parse_score_comment(&longer), None);
+        }
         for junk in [
             "book", "", "   ", "+", "-M", "Mx", "+.5", "nan/3", "inf", "+M-3",
         ] {

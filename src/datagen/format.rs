@@ -24,7 +24,8 @@
 //! ```
 //!
 //! Writers append whole records with one `write_all`; readers stop at a
-//! trailing partial record, and `repair` cuts it off before appending.
+//! trailing partial record, and `datagen::open_for_append` cuts it off
+//! before appending.
 
 use crate::chess::{Color, FenError, Move, Piece, Position, Square};
 use std::fmt;
@@ -96,10 +97,23 @@ pub enum DataError {
         game: u64,
         ply: usize,
     },
+    /// Record `game` has a start-position byte out of its range: a side to
+    /// move other than 0 or 1, a castling or en-passant square other than
+    /// 0..63 or 255.
+    BadField {
+        game: u64,
+        field: &'static str,
+        byte: u8,
+    },
     /// Record `game` has a result byte that is not 0, 1 or 2.
     BadResult {
         game: u64,
         byte: u8,
+    },
+    /// Datagen drew `tries` start positions in a row and none could be
+    /// played: each was decided already or had no legal move.
+    NoUsableStart {
+        tries: usize,
     },
 }
 
@@ -118,9 +132,17 @@ impl fmt::Display for DataError {
             DataError::IllegalMove { game, ply } => {
                 write!(f, "game {}: illegal move at ply {}", game + 1, ply + 1)
             }
+            DataError::BadField { game, field, byte } => {
+                write!(f, "game {}: {field} byte {byte}", game + 1)
+            }
             DataError::BadResult { game, byte } => {
                 write!(f, "game {}: result byte {byte}", game + 1)
             }
+            DataError::NoUsableStart { tries } => write!(
+                f,
+                "no usable start position in {tries} tries in a row: each scored \
+                 beyond the start limit or had no legal move"
+            ),
         }
     }
 }
@@ -181,12 +203,18 @@ fn encode_position(pos: &Position, out: &mut Vec<u8>) {
     out.extend_from_slice(&pos.fullmove_number().to_le_bytes());
 }
 
-/// A game's record bytes.
+/// The most plies a record holds (its ply count is a u16).
+pub const MAX_RECORD_PLIES: usize = u16::MAX as usize;
+
+/// A game's record bytes. A game longer than `MAX_RECORD_PLIES` keeps its
+/// first `MAX_RECORD_PLIES` plies (the result still holds for them), so the
+/// count always matches the plies written.
 pub fn encode_game(game: &Game) -> Vec<u8> {
-    let mut out = Vec::with_capacity(40 + 4 * game.plies.len());
+    let plies = &game.plies[..game.plies.len().min(MAX_RECORD_PLIES)];
+    let mut out = Vec::with_capacity(40 + 4 * plies.len());
     encode_position(&game.start, &mut out);
-    out.extend_from_slice(&(game.plies.len() as u16).to_le_bytes());
-    for ply in &game.plies {
+    out.extend_from_slice(&(plies.len() as u16).to_le_bytes());
+    for ply in plies {
         out.extend_from_slice(&ply.mv.bits().to_le_bytes());
         out.extend_from_slice(&ply.score.to_le_bytes());
     }
@@ -269,6 +297,7 @@ impl<R: Read> GameReader<R> {
             });
         }
         let [result] = take!(1);
+        check_start_bytes(game, side, [ws, wl, bs, bl], ep)?;
         let fen = start_fen(
             occupancy,
             &nibbles,
@@ -298,6 +327,23 @@ impl<R: Read> Iterator for GameReader<R> {
     fn next(&mut self) -> Option<Self::Item> {
         self.read_game().transpose()
     }
+}
+
+/// Refuses start-position bytes outside their ranges (see the module doc),
+/// which only a damaged or misaligned record has.
+fn check_start_bytes(game: u64, side: u8, castling: [u8; 4], ep: u8) -> Result<(), DataError> {
+    let square_or_none = |byte: u8| byte < 64 || byte == NO_SQUARE;
+    let bad = |field, byte| Err(DataError::BadField { game, field, byte });
+    if side > 1 {
+        return bad("side to move", side);
+    }
+    if let Some(&rook) = castling.iter().find(|&&b| !square_or_none(b)) {
+        return bad("castling", rook);
+    }
+    if !square_or_none(ep) {
+        return bad("en-passant", ep);
+    }
+    Ok(())
 }
 
 /// The FEN of a decoded start position (castling as Shredder-FEN files, so
@@ -406,8 +452,8 @@ impl Default for SampleFilter {
     }
 }
 
-/// Scores beyond this are mate scores.
-const MATE_SCORE_BOUND: i16 = 31_000;
+/// Recorded scores beyond this (either sign) are mate scores.
+pub const MATE_SCORE_BOUND: i16 = 31_000;
 
 impl SampleFilter {
     /// Keeps every position.
@@ -557,6 +603,59 @@ mod tests {
         assert!(reader.next().unwrap().is_ok());
         assert!(reader.next().is_none());
         assert_eq!(reader.complete_bytes() as usize + HEADER_LEN, whole);
+    }
+
+    #[test]
+    fn a_game_longer_than_a_record_keeps_its_first_plies() {
+        // Knights out and back: legal for ever, one ply more than a record holds.
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let moves: Vec<&str> = shuffle
+            .iter()
+            .cycle()
+            .take(MAX_RECORD_PLIES + 1)
+            .copied()
+            .collect();
+        let long = game_from(Position::STARTPOS_FEN, &moves, false);
+        let short = game_from(Position::STARTPOS_FEN, &["e2e4"], false);
+        let mut bytes = Vec::new();
+        write_header(&mut bytes).unwrap();
+        bytes.extend(encode_game(&long));
+        bytes.extend(encode_game(&short));
+        let read: Vec<Game> = GameReader::new(&bytes[..])
+            .unwrap()
+            .map(|g| g.unwrap())
+            .collect();
+        assert_eq!(read.len(), 2);
+        assert_eq!(read[0].plies[..], long.plies[..MAX_RECORD_PLIES]);
+        assert_eq!(read[1], short);
+    }
+
+    #[test]
+    fn start_bytes_out_of_range_are_refused() {
+        let game = game_from(Position::STARTPOS_FEN, &["e2e4"], false);
+        let record = encode_game(&game);
+        // Start position: 8 occupancy bytes, 16 piece bytes, then side to
+        // move, four castling rooks and the en-passant square.
+        for (offset, byte, field) in [
+            (24, 2, "side to move"),
+            (26, 64, "castling"),
+            (29, 200, "en-passant"),
+        ] {
+            let mut bytes = Vec::new();
+            write_header(&mut bytes).unwrap();
+            let mut damaged = record.clone();
+            damaged[offset] = byte;
+            bytes.extend(damaged);
+            let error = GameReader::new(&bytes[..])
+                .unwrap()
+                .next()
+                .unwrap()
+                .unwrap_err();
+            assert!(
+                matches!(error, DataError::BadField { game: 0, field: f, byte: b } if f == field && b == byte),
+                "{error}"
+            );
+        }
     }
 
     #[test]

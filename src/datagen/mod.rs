@@ -20,7 +20,7 @@ use crate::tools::args::{ArgError, Flags};
 use format::{encode_game, write_header, DataError, Game, GameReader, GameResult, Ply, HEADER_LEN};
 use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufReader, Seek, SeekFrom, Write};
+use std::io::{BufReader, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -296,11 +296,7 @@ pub enum EpdError {
 impl std::fmt::Display for EpdError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EpdError::File(ReadError::Io(e)) => write!(f, "{e}"),
-            EpdError::File(ReadError::NotAFile) => write!(f, "not a regular file"),
-            EpdError::File(ReadError::TooLarge { limit }) => {
-                write!(f, "larger than {limit} bytes")
-            }
+            EpdError::File(e) => write!(f, "{e}"),
             EpdError::NotText => write!(f, "not UTF-8 text"),
             EpdError::NoFen => write!(f, "no valid FEN"),
         }
@@ -309,9 +305,12 @@ impl std::fmt::Display for EpdError {
 
 impl std::error::Error for EpdError {}
 
+/// The largest EPD file `read_epd` reads whole (about 3 million openings).
+pub const MAX_EPD_BYTES: u64 = 256 << 20;
+
 /// The FENs of the EPD file at `path` (see `epd_fens`), at least one.
 pub fn read_epd(path: &std::path::Path) -> Result<Vec<String>, EpdError> {
-    let bytes = read_regular_file(path, u64::MAX).map_err(EpdError::File)?;
+    let bytes = read_regular_file(path, MAX_EPD_BYTES).map_err(EpdError::File)?;
     let text = String::from_utf8(bytes).map_err(|_| EpdError::NotText)?;
     let fens = epd_fens(&text);
     if fens.is_empty() {
@@ -551,6 +550,13 @@ pub fn open_for_append(path: &std::path::Path) -> Result<(File, Summary), DataEr
     Ok((file, summary))
 }
 
+/// A thread gives up (and the run fails with `DataError::NoUsableStart`)
+/// after this many start positions in a row could not be played: a book of
+/// decided or finished positions would otherwise spin for ever. With a
+/// usable book rejections are a minority, so a thousand in a row never
+/// happen by chance.
+const MAX_REJECTED_STARTS_IN_A_ROW: usize = 1_000;
+
 /// Runs `kiln datagen`: plays until the game or position count is reached
 /// (or forever), printing progress to `progress`. Returns what this run wrote.
 pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataError> {
@@ -571,7 +577,7 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
     let games = AtomicU64::new(0);
     let positions = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
-    let failure: Mutex<Option<io::Error>> = Mutex::new(None);
+    let failure: Mutex<Option<DataError>> = Mutex::new(None);
     let start = Instant::now();
     let done = || {
         config
@@ -590,10 +596,20 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
                     Rng::new(config.seed ^ (thread as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
                 let mut player =
                     Player::new(config.hash_mb, config.soft_nodes, config.teacher.eval());
+                let mut rejected_in_a_row = 0;
                 while !stop.load(Ordering::Relaxed) && !done() {
                     let Some(game) = player.play(config, &mut rng) else {
+                        rejected_in_a_row += 1;
+                        if rejected_in_a_row >= MAX_REJECTED_STARTS_IN_A_ROW {
+                            let error = DataError::NoUsableStart {
+                                tries: rejected_in_a_row,
+                            };
+                            *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(error);
+                            stop.store(true, Ordering::Relaxed);
+                        }
                         continue;
                     };
+                    rejected_in_a_row = 0;
                     let record = encode_game(&game);
                     let mut out = file.lock().unwrap_or_else(|e| e.into_inner());
                     if stop.load(Ordering::Relaxed) || done() {
@@ -602,7 +618,7 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
                     // One write of a whole record: a crash leaves at most a
                     // partial tail, which the next run cuts off.
                     if let Err(e) = out.write_all(&record) {
-                        *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.into());
                         stop.store(true, Ordering::Relaxed);
                         break;
                     }
@@ -625,8 +641,8 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
         }
     });
     report_progress(progress, &games, &positions, start);
-    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(DataError::Io(e));
+    if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(error);
     }
     file.into_inner()
         .unwrap_or_else(|e| e.into_inner())

@@ -169,10 +169,6 @@ impl AccumulatorStack {
         }
     }
 
-    pub fn kernels(&self) -> Kernels {
-        self.kernels
-    }
-
     /// Computes the root (ply 0) from scratch.
     pub fn set_root(&mut self, net: &Network, pos: &Position) {
         let root = &mut self.entries[0];

@@ -17,6 +17,7 @@ pub type Row = [i16; HIDDEN];
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kernels(Isa);
 
+/// An instruction set the inner loops have a version for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Isa {
     Portable,
@@ -42,7 +43,7 @@ impl Kernels {
         None
     }
 
-    /// Its name, for `info string` lines.
+    /// Its name, as `eval` prints it.
     pub fn name(self) -> &'static str {
         match self.0 {
             Isa::Portable => "portable",

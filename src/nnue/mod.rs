@@ -83,20 +83,23 @@ pub fn features_seen_by(pos: &Position, perspective: Color, out: &mut [u16; MAX_
 }
 
 /// A network as the search runs it: the file's weights in fixed-size,
-/// cache-aligned rows of `HIDDEN` values.
+/// cache-aligned rows of `HIDDEN` values. Only `decode` and `from_weights`
+/// build one, from checked weights, so `buckets` is in
+/// `1..=MAX_OUTPUT_BUCKETS`.
 #[repr(C, align(64))]
 pub struct Network {
     /// One row per input feature.
-    pub w1: [[i16; HIDDEN]; INPUTS],
-    pub b1: [i16; HIDDEN],
+    pub(crate) w1: [[i16; HIDDEN]; INPUTS],
+    /// The hidden layer's bias, one per neuron.
+    pub(crate) b1: [i16; HIDDEN],
     /// Per output bucket: the side to move's half, then the other side's
     /// (buckets past `buckets` are zero).
-    pub w2: [[[i16; HIDDEN]; 2]; MAX_OUTPUT_BUCKETS],
-    pub b2: [i32; MAX_OUTPUT_BUCKETS],
+    pub(crate) w2: [[[i16; HIDDEN]; 2]; MAX_OUTPUT_BUCKETS],
+    pub(crate) b2: [i32; MAX_OUTPUT_BUCKETS],
     /// How many output buckets the file has.
-    pub buckets: usize,
+    pub(crate) buckets: usize,
     /// Centipawns per unit of output (the file's).
-    pub eval_scale: i32,
+    pub(crate) eval_scale: i32,
 }
 
 /// The committed network, decoded from the embedded file while compiling:
@@ -232,11 +235,10 @@ pub enum LoadError {
 impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            LoadError::File(ReadError::Io(e)) => write!(f, "{e}"),
-            LoadError::File(ReadError::NotAFile) => write!(f, "not a regular file"),
             LoadError::File(ReadError::TooLarge { limit }) => {
                 write!(f, "larger than any network ({limit} bytes at most)")
             }
+            LoadError::File(e) => write!(f, "{e}"),
             LoadError::Invalid(e) => write!(f, "{e}"),
         }
     }

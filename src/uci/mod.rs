@@ -565,7 +565,8 @@ impl Engine {
         };
         let network_eval = net.evaluate(&self.position);
         say(&format!(
-            "NNUE evaluation: {network_eval} (side to move, network {source})"
+            "NNUE evaluation: {network_eval} (side to move, network {source}, {} kernels)",
+            nnue::Kernels::detect().name()
         ));
         let (used, which) = if self.options.use_nnue {
             (network_eval, "NNUE")

@@ -68,7 +68,9 @@ pub struct Config {
     pub result_weight: f32,
     pub threads: usize,
     pub seed: u64,
-    /// At most this many training positions (0 = all), before mirroring.
+    /// At most this many training positions (0 = all), before mirroring:
+    /// the first ones read. The files are still read to the end, so the
+    /// validation games are the same whatever the cap.
     pub max_positions: usize,
     /// Also train on every position mirrored left to right (`samples::TrainSample::mirror_files`).
     pub mirror: bool,
