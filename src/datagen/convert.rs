@@ -536,9 +536,8 @@ mod tests {
         );
         assert_eq!(parse_score_comment("+999.00/3"), Some(MAX_CP_RECORD));
         // The longest mates still record as mates, and longer ones are refused.
-        let longest = format!("{MAX_MATE_MOVES}");
         for sign in ["+", "-"] {
-            let score = parse_score_comment(&format!("{sign}M{longest}/30")).unwrap();
+            let score = parse_score_comment(&format!("{sign}M{MAX_MATE_MOVES}/30")).unwrap();
             assert!(score.abs() > MATE_SCORE_BOUND as i32, "{sign}: {score}");
             let longer = format!("{sign}M{}/30", MAX_MATE_MOVES + 1);
             assert_eq!(parse_score_comment(&longer), None);

@@ -578,6 +578,14 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
     let positions = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let failure: Mutex<Option<DataError>> = Mutex::new(None);
+    // The first error of any thread ends the run: it is kept and all stop.
+    let fail = |error: DataError| {
+        failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(error);
+        stop.store(true, Ordering::Relaxed);
+    };
     let start = Instant::now();
     let done = || {
         config
@@ -589,8 +597,7 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
     };
     std::thread::scope(|scope| {
         for thread in 0..config.threads.max(1) {
-            let (file, games, positions, stop, failure) =
-                (&file, &games, &positions, &stop, &failure);
+            let (file, games, positions, stop, fail) = (&file, &games, &positions, &stop, &fail);
             scope.spawn(move || {
                 let mut rng =
                     Rng::new(config.seed ^ (thread as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
@@ -601,11 +608,9 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
                     let Some(game) = player.play(config, &mut rng) else {
                         rejected_in_a_row += 1;
                         if rejected_in_a_row >= MAX_REJECTED_STARTS_IN_A_ROW {
-                            let error = DataError::NoUsableStart {
+                            fail(DataError::NoUsableStart {
                                 tries: rejected_in_a_row,
-                            };
-                            *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(error);
-                            stop.store(true, Ordering::Relaxed);
+                            });
                         }
                         continue;
                     };
@@ -618,8 +623,7 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataEr
                     // One write of a whole record: a crash leaves at most a
                     // partial tail, which the next run cuts off.
                     if let Err(e) = out.write_all(&record) {
-                        *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.into());
-                        stop.store(true, Ordering::Relaxed);
+                        fail(e.into());
                         break;
                     }
                     games.fetch_add(1, Ordering::Relaxed);
