@@ -36,8 +36,14 @@ pub fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> 
         return Err(ReadError::NotAFile);
     }
     let file = File::open(path).map_err(ReadError::Io)?;
-    if !file.metadata().map_err(ReadError::Io)?.is_file() {
+    let metadata = file.metadata().map_err(ReadError::Io)?;
+    if !metadata.is_file() {
         return Err(ReadError::NotAFile);
+    }
+    // Refuse a file that is already too long without reading it; the read
+    // below still stops at the limit if the file grows meanwhile.
+    if metadata.len() > limit {
+        return Err(ReadError::TooLarge { limit });
     }
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1))

@@ -265,14 +265,9 @@ fn convert(args: &[String]) -> ExitCode {
         return ExitCode::from(2);
     };
     let mut file = match open_for_append(&out) {
-        Ok((file, existing)) => {
-            eprintln!(
-                "convert: {} ({} games, {} positions already)",
-                out.display(),
-                existing.games,
-                existing.positions
-            );
-            std::io::BufWriter::new(file)
+        Ok(opened) => {
+            eprintln!("convert: {}", opened.describe(&out));
+            std::io::BufWriter::new(opened.file)
         }
         Err(e) => {
             eprintln!("convert: {}: {e}", out.display());

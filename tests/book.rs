@@ -570,6 +570,30 @@ fn from_file_refuses_a_directory() {
     );
 }
 
+/// A file longer than the limit is refused from its length, unread: the
+/// file here is sparse, so making it costs no disk and reading it would
+/// take seconds and gigabytes.
+#[test]
+fn from_file_refuses_a_file_over_the_size_limit() {
+    let dir = scratch_dir("book-huge");
+    let huge = dir.path().join("huge.bin");
+    let file = std::fs::File::create(&huge).unwrap();
+    file.set_len(kiln::book::MAX_BOOK_BYTES + 1).unwrap();
+    let e = Book::from_file(&huge).unwrap_err();
+    assert!(
+        matches!(&e, BookError::CannotRead { path, .. } if *path == huge),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "cannot read book file '{}': larger than {} bytes",
+            huge.display(),
+            kiln::book::MAX_BOOK_BYTES
+        )
+    );
+}
+
 /// Makes a FIFO at `path` with mkfifo(1).
 #[cfg(unix)]
 fn mkfifo(path: &std::path::Path) {

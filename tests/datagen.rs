@@ -91,6 +91,13 @@ fn runs_append_and_a_partial_record_is_cut_off() {
     datagen::run(&config(&path, 2, 1, Starts::Chess960), &mut std::io::sink()).unwrap();
     let first = read_games(&path);
     assert_eq!(first.len(), 2);
+    let mut progress = Vec::new();
+    datagen::run(&config(&path, 0, 1, Starts::Chess960), &mut progress).unwrap();
+    let text = String::from_utf8(progress).unwrap();
+    assert!(
+        !text.contains("cut"),
+        "a clean file has nothing cut: {text}"
+    );
     // A crash mid-record leaves a tail: the next run cuts it off and appends.
     let whole = std::fs::metadata(&path).unwrap().len();
     std::fs::OpenOptions::new()
@@ -103,6 +110,10 @@ fn runs_append_and_a_partial_record_is_cut_off() {
     datagen::run(&config(&path, 2, 2, Starts::Chess960), &mut progress).unwrap();
     let text = String::from_utf8(progress).unwrap();
     assert!(text.contains("(2 games,"), "{text}");
+    assert!(
+        text.contains("cut 9 bytes of a partial last record"),
+        "{text}"
+    );
     let all = read_games(&path);
     assert_eq!(all.len(), 4);
     assert_eq!(all[..2], first[..]);

@@ -319,9 +319,10 @@ impl Book {
     /// Only regular files (after following symlinks) are opened: a FIFO,
     /// directory or device is refused without touching it, so a `BookFile`
     /// pointing at one cannot block the caller.
+    /// Files longer than [`MAX_BOOK_BYTES`] are refused unread.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
-        let bytes = read_regular_file(path, u64::MAX).map_err(|e| match e {
+        let bytes = read_regular_file(path, MAX_BOOK_BYTES).map_err(|e| match e {
             ReadError::NotAFile => BookError::NotARegularFile {
                 path: path.to_path_buf(),
             },
@@ -337,6 +338,11 @@ impl Book {
         Book::from_bytes(&bytes).map_err(|e| e.in_file(path))
     }
 }
+
+/// The longest book file [`Book::from_file`] reads: 2 GiB, several times
+/// the largest published polyglot books, so that a wrong path to some huge
+/// file fails with a message instead of exhausting memory.
+pub const MAX_BOOK_BYTES: u64 = 2 << 30;
 
 /// The legal moves of `pos` in Kiln-form entries, in the order of the book.
 fn probe_kiln(entries: &[(u64, u32)], pos: &Position) -> Vec<BookMove> {

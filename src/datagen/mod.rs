@@ -519,9 +519,37 @@ pub fn genfens(count: usize, seed: u64, book: Option<&[String]>) -> Vec<String> 
     fens
 }
 
+/// A data file opened by [`open_for_append`], positioned at its end.
+#[derive(Debug)]
+pub struct AppendFile {
+    /// The file, ready for whole records to be appended.
+    pub file: File,
+    /// The games and positions it already held.
+    pub existing: Summary,
+    /// Bytes of a trailing partial record (left by a run that was killed
+    /// mid-write) that were cut off; 0 for a clean file.
+    pub cut_bytes: u64,
+}
+
+impl AppendFile {
+    /// One line saying what the file already holds, and what was cut off.
+    pub fn describe(&self, path: &std::path::Path) -> String {
+        let mut line = format!(
+            "{} ({} games, {} positions already",
+            path.display(),
+            self.existing.games,
+            self.existing.positions
+        );
+        if self.cut_bytes > 0 {
+            line += &format!("; cut {} bytes of a partial last record", self.cut_bytes);
+        }
+        line + ")"
+    }
+}
+
 /// Opens `path` for appending: writes the header to a new file, checks it
 /// on an existing one and cuts off a trailing partial record.
-pub fn open_for_append(path: &std::path::Path) -> Result<(File, Summary), DataError> {
+pub fn open_for_append(path: &std::path::Path) -> Result<AppendFile, DataError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
@@ -533,6 +561,7 @@ pub fn open_for_append(path: &std::path::Path) -> Result<(File, Summary), DataEr
         .open(path)?;
     let length = file.metadata()?.len();
     let mut summary = Summary::default();
+    let mut cut_bytes = 0;
     if length == 0 {
         write_header(&mut file)?;
     } else {
@@ -544,10 +573,15 @@ pub fn open_for_append(path: &std::path::Path) -> Result<(File, Summary), DataEr
         let whole = HEADER_LEN as u64 + reader.complete_bytes();
         if whole < length {
             file.set_len(whole)?;
+            cut_bytes = length - whole;
         }
     }
     file.seek(SeekFrom::End(0))?;
-    Ok((file, summary))
+    Ok(AppendFile {
+        file,
+        existing: summary,
+        cut_bytes,
+    })
 }
 
 /// A thread gives up (and the run fails with `DataError::NoUsableStart`)
@@ -560,20 +594,18 @@ const MAX_REJECTED_STARTS_IN_A_ROW: usize = 1_000;
 /// Runs `kiln datagen`: plays until the game or position count is reached
 /// (or forever), printing progress to `progress`. Returns what this run wrote.
 pub fn run(config: &Config, progress: &mut impl Write) -> Result<Summary, DataError> {
-    let (file, existing) = open_for_append(&config.out)?;
+    let out = open_for_append(&config.out)?;
     let _ = writeln!(
         progress,
-        "datagen: {} ({} games, {} positions already), {} threads, {} soft nodes, {} random plies, eval {}, seed {}",
-        config.out.display(),
-        existing.games,
-        existing.positions,
+        "datagen: {}, {} threads, {} soft nodes, {} random plies, eval {}, seed {}",
+        out.describe(&config.out),
         config.threads,
         config.soft_nodes,
         config.random_plies,
         config.teacher,
         config.seed
     );
-    let file = Mutex::new(file);
+    let file = Mutex::new(out.file);
     let games = AtomicU64::new(0);
     let positions = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
