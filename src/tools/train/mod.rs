@@ -78,7 +78,8 @@ pub struct Config {
     /// are read on; `None`: fitted to the data (see `load`).
     pub eval_scale: Option<i32>,
     /// Start from this network's weights instead of random ones (its
-    /// shape must be `hidden` × `buckets`). The data a network learned
+    /// bucket count must be `buckets`; a hidden layer smaller than
+    /// `hidden` is widened with new neurons that change no evaluation). The data a network learned
     /// from is not kept forever; its weights are, in `networks/`, so a
     /// new network can build on them.
     pub init: Option<PathBuf>,
@@ -173,8 +174,8 @@ pub enum TrainError {
     Shape(NetError),
     /// The `--init` network could not be read, or is refused.
     Init { path: PathBuf, error: LoadError },
-    /// The `--init` network's shape (hidden size, buckets) is not the
-    /// one asked for.
+    /// The `--init` network's shape (hidden size, buckets) cannot start the
+    /// one asked for: its hidden layer is larger, or its bucket count other.
     InitShape {
         path: PathBuf,
         found: (usize, usize),
@@ -201,7 +202,7 @@ impl fmt::Display for TrainError {
             TrainError::Init { path, error } => write!(f, "{}: {error}", path.display()),
             TrainError::InitShape { path, found, asked } => write!(
                 f,
-                "{}: a {}x{} network (hidden x buckets), not the {}x{} asked for (--hidden, --buckets)",
+                "{}: a {}x{} network (hidden x buckets) cannot start the {}x{} asked for (--hidden, --buckets): it may be widened, not narrowed, and keeps its buckets",
                 path.display(),
                 found.0,
                 found.1,
@@ -338,7 +339,7 @@ pub fn train(
     let mut rng = Rng::new(config.seed);
     let random_seed = rng.next_u64();
     let mut net = match &config.init {
-        Some(path) => initial_network(path, config, eval_scale)?,
+        Some(path) => initial_network(path, config, eval_scale, random_seed)?,
         None => FloatNetwork::random(config.hidden, config.buckets, eval_scale, random_seed),
     };
     let parameters = net.params().count();
@@ -396,7 +397,9 @@ pub fn train(
     })
 }
 
-/// The network at `path` as floats, to train on from where it stands.
+/// The network at `path` as floats, to train on from where it stands,
+/// widened to `config.hidden` neurons if it has fewer
+/// ([`FloatNetwork::widened`]; same bucket count, never narrower).
 /// Its output layers are rescaled from its own eval scale to
 /// `eval_scale`, so that it evaluates every position as before (output
 /// weights the rescaling pushes past `WEIGHT_CLIP` are clipped).
@@ -404,19 +407,20 @@ fn initial_network(
     path: &std::path::Path,
     config: &Config,
     eval_scale: i32,
+    seed: u64,
 ) -> Result<FloatNetwork, TrainError> {
     let weights = nnue::read_weights(path).map_err(|error| TrainError::Init {
         path: path.to_path_buf(),
         error,
     })?;
-    if (weights.hidden, weights.buckets) != (config.hidden, config.buckets) {
+    if weights.hidden > config.hidden || weights.buckets != config.buckets {
         return Err(TrainError::InitShape {
             path: path.to_path_buf(),
             found: (weights.hidden, weights.buckets),
             asked: (config.hidden, config.buckets),
         });
     }
-    let mut net = FloatNetwork::from(&weights);
+    let mut net = FloatNetwork::from(&weights).widened(config.hidden, seed);
     let factor = weights.eval_scale as f32 / eval_scale as f32;
     for w in net.w2.iter_mut().chain(net.b2.iter_mut()) {
         *w = (*w * factor).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
@@ -790,12 +794,41 @@ mod tests {
                 .err()
                 .map(|e| e.to_string())
         };
-        let wrong_shape = refused(config.out.clone(), 32).unwrap();
+        let wrong_shape = refused(config.out.clone(), 8).unwrap();
         assert!(
-            wrong_shape.contains("16x2") && wrong_shape.contains("32x2"),
+            wrong_shape.contains("16x2") && wrong_shape.contains("8x2"),
             "{wrong_shape}"
         );
         let missing = refused(data.with_extension("none"), 16).unwrap();
         assert!(missing.contains("games.none"), "{missing}");
+
+        // A wider hidden layer starts from the same evaluations, and its
+        // new neurons learn: training lowers the loss below the start.
+        let widen = |epochs, loaded: &mut Loaded| {
+            let config = Config {
+                epochs,
+                hidden: 32,
+                init: Some(config.out.clone()),
+                ..config.clone()
+            };
+            train_loaded(&config, loaded, first.eval_scale).unwrap()
+        };
+        let wide = widen(0, &mut loaded).network;
+        assert_eq!(wide.hidden, 32);
+        let mut pos = Position::startpos();
+        for mv in ["d2d4", "g8f6", "c2c4", "e7e6", "b1c3", "f8b4", "e2e3"] {
+            pos.make_move(pos.parse_uci_move(mv, false).unwrap());
+            let (before, after) = (rounded.evaluate(&pos), wide.evaluate(&pos));
+            assert!((before - after).abs() < 1e-3, "{before} vs {after}");
+        }
+        let wide_start = loss(&wide, &loaded.train, 2);
+        let trained_wide = widen(2, &mut loaded);
+        assert!(
+            trained_wide.losses[1].0 < wide_start,
+            "{:?} vs {wide_start}",
+            trained_wide.losses
+        );
+        let new_neurons = &crate::nnue::file::output_layer(&trained_wide.network.w2, 32, 0)[16..32];
+        assert!(new_neurons.iter().any(|w| *w != 0.0), "{new_neurons:?}");
     }
 }

@@ -59,6 +59,32 @@ impl FloatNetwork {
         net
     }
 
+    /// This network with `hidden` neurons (at least its own): the first
+    /// ones are its own, the new ones get small random input weights, zero
+    /// biases and zero output weights. It evaluates every position exactly
+    /// as before; training then puts the new neurons to use (their output
+    /// weights get gradients at once, their input weights through those).
+    pub fn widened(&self, hidden: usize, seed: u64) -> FloatNetwork {
+        assert!(hidden >= self.hidden, "a network is widened, not cut");
+        let random = FloatNetwork::random(hidden, self.buckets, self.eval_scale, seed);
+        let mut net = FloatNetwork::zero(hidden, self.buckets, self.eval_scale);
+        let old = self.hidden;
+        for f in 0..INPUTS {
+            net.w1[f * hidden..][..old].copy_from_slice(&self.w1[f * old..][..old]);
+            net.w1[f * hidden + old..][..hidden - old]
+                .copy_from_slice(&random.w1[f * hidden + old..][..hidden - old]);
+        }
+        net.b1[..old].copy_from_slice(&self.b1);
+        for bucket in 0..self.buckets {
+            let from = output_layer(&self.w2, old, bucket);
+            let to = output_layer_mut(&mut net.w2, hidden, bucket);
+            to[..old].copy_from_slice(&from[..old]);
+            to[hidden..][..old].copy_from_slice(&from[old..]);
+        }
+        net.b2.copy_from_slice(&self.b2);
+        net
+    }
+
     pub(super) fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
         self.w1
             .iter_mut()
