@@ -79,9 +79,9 @@ pub struct Config {
     pub eval_scale: Option<i32>,
     /// Start from this network's weights instead of random ones (its
     /// bucket count must be `buckets`; a hidden layer smaller than
-    /// `hidden` is widened with new neurons that change no evaluation). The data a network learned
-    /// from is not kept forever; its weights are, in `networks/`, so a
-    /// new network can build on them.
+    /// `hidden` is widened with new neurons that change no evaluation).
+    /// The data a network learned from is not kept forever; its weights
+    /// are, in `networks/`, so a new network can build on them.
     pub init: Option<PathBuf>,
 }
 

@@ -66,6 +66,9 @@ impl FloatNetwork {
     /// weights get gradients at once, their input weights through those).
     pub fn widened(&self, hidden: usize, seed: u64) -> FloatNetwork {
         assert!(hidden >= self.hidden, "a network is widened, not cut");
+        if hidden == self.hidden {
+            return self.clone();
+        }
         let random = FloatNetwork::random(hidden, self.buckets, self.eval_scale, seed);
         let mut net = FloatNetwork::zero(hidden, self.buckets, self.eval_scale);
         let old = self.hidden;
