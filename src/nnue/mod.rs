@@ -250,7 +250,8 @@ impl std::error::Error for LoadError {}
 /// `datagen`), rather than the hand-written evaluation: not until a
 /// network trained on 20 M positions beats the hand-written evaluation in
 /// an SPRT at fixed nodes, confirmed at 10+0.1 (`networks/README.md`:
-/// kiln-1 and kiln-2 pass both but learned from only 4.75 M and 7.6 M).
+/// kiln-1 passes both and each network since beats the one before, but
+/// kiln-3, the newest, learned from only 11.6 M).
 pub const USE_NNUE_DEFAULT: bool = false;
 
 /// Which evaluation the search runs.
