@@ -1,11 +1,16 @@
-//! The `kiln` binary: no argument runs the UCI loop; `bench`, `perft`,
-//! `book`, `datagen`, `tune` and `spsa` are one-shot tools.
+//! The `kiln` binary: no argument runs the UCI loop; the names in `TOOLS`
+//! (`perft`, `bench`, `datagen`, `train`, ...) are one-shot tools, and
+//! `kiln --help` lists them.
 
 use kiln::chess::Position;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(text) = help(&args) {
+        println!("{text}");
+        return ExitCode::SUCCESS;
+    }
     match args.first().map(String::as_str) {
         // OpenBench style: each argument is a UCI command (`kiln "genfens 10
         // seed 1 book None" quit`), or `kiln genfens ...` as separate words.
@@ -31,13 +36,65 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("unknown command '{other}'; usage: kiln [perft <depth> [fen] | bench [depth] [threads] | book [--file FILE] [moves...] | datagen [options] | datagen export <file> | convert --out FILE PGN... | tune [options] | train [options] | wdl-fit [--data FILE]... | spsa]");
+            eprintln!("unknown command '{other}'\n{}", usage());
             ExitCode::from(2)
         }
         None => {
             kiln::uci::Engine::new().run();
             ExitCode::SUCCESS
         }
+    }
+}
+
+/// The one-shot tools, in the order `kiln --help` lists them.
+const TOOLS: [&str; 9] = [
+    "perft", "bench", "book", "datagen", "convert", "train", "tune", "wdl-fit", "spsa",
+];
+
+/// What `kiln --help` prints: how to run the engine and every tool.
+fn usage() -> String {
+    let mut text = String::from(
+        "Kiln, a UCI chess engine. With no argument it reads UCI commands on stdin;
+each argument that holds a space is run as a UCI command (`kiln \"go depth 5\" quit`).
+`kiln <tool> --help` prints one tool's usage.\n",
+    );
+    for tool in TOOLS {
+        let line = tool_usage(tool).expect("every listed tool has a usage");
+        text += "\n  ";
+        text += line.strip_prefix("usage: ").unwrap_or(&line);
+    }
+    text + "\n  kiln genfens N seed S book FILE.epd|None   (OpenBench's openings)\n  kiln --version"
+}
+
+/// The usage line of one tool, or `None` for a name that is no tool.
+fn tool_usage(tool: &str) -> Option<String> {
+    use kiln::search::MAX_THREADS;
+    use kiln::tools::bench::MAX_BENCH_DEPTH;
+    let max_perft = kiln::tools::perft::MAX_PERFT_DEPTH;
+    Some(match tool {
+        "perft" => format!("usage: kiln perft <depth> [fen], with a depth from 0 to {max_perft}"),
+        "bench" => format!(
+            "usage: kiln bench [depth 1..{MAX_BENCH_DEPTH}] [threads 1..{MAX_THREADS}] [nnue|classical]"
+        ),
+        "book" => BOOK_USAGE.to_string(),
+        "datagen" => DATAGEN_USAGE.to_string(),
+        "convert" => CONVERT_USAGE.to_string(),
+        "train" => TRAIN_USAGE.to_string(),
+        "tune" => TUNE_USAGE.to_string(),
+        "wdl-fit" => WDL_FIT_USAGE.to_string(),
+        "spsa" => SPSA_USAGE.to_string(),
+        _ => return None,
+    })
+}
+
+/// The help asked for, if any: `kiln help`, `kiln --help` or `kiln -h` (all
+/// tools), or `--help` / `-h` anywhere after a tool's name (that tool).
+fn help(args: &[String]) -> Option<String> {
+    let asks = |a: &String| a == "--help" || a == "-h";
+    match args {
+        [first, ..] if first == "help" || asks(first) => Some(usage()),
+        [tool, rest @ ..] if rest.iter().any(asks) => tool_usage(tool),
+        _ => None,
     }
 }
 
@@ -57,9 +114,7 @@ fn bench(args: &[String]) -> ExitCode {
     use kiln::search::MAX_THREADS;
     use kiln::tools::bench::{DEFAULT_BENCH_DEPTH, DEFAULT_BENCH_THREADS, MAX_BENCH_DEPTH};
     let usage = || {
-        eprintln!(
-            "usage: kiln bench [depth 1..{MAX_BENCH_DEPTH}] [threads 1..{MAX_THREADS}] [nnue|classical]"
-        );
+        eprintln!("{}", tool_usage("bench").expect("bench has a usage"));
         ExitCode::from(2)
     };
     let depth = match args.first().map(|d| d.parse::<i32>()) {
@@ -85,6 +140,9 @@ fn bench(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+const SPSA_USAGE: &str = "usage: kiln spsa   (a build with `--features tune`: the tunable \
+search parameters as OpenBench SPSA input)";
+
 /// `kiln spsa`: every tunable search parameter as a line of OpenBench's
 /// SPSA input, `NAME, int, DEFAULT, MIN, MAX, C_END, R_END`.
 #[cfg(feature = "tune")]
@@ -103,6 +161,8 @@ fn spsa() -> ExitCode {
     ExitCode::from(2)
 }
 
+const BOOK_USAGE: &str = "usage: kiln book [--file <book.bin or openings.txt>] [moves...]";
+
 /// `kiln book [--file FILE] [moves...]`: the book moves and weights after
 /// the given SAN or UCI moves from the start position, in the embedded book
 /// or in FILE (a text or polyglot book, as `BookFile` reads it).
@@ -116,7 +176,7 @@ fn book(args: &[String]) -> ExitCode {
             }
         },
         [flag] if flag == "--file" => {
-            eprintln!("usage: kiln book [--file <book.bin or openings.txt>] [moves...]");
+            eprintln!("{BOOK_USAGE}");
             return ExitCode::from(2);
         }
         _ => (kiln::book::Book::embedded(), args),
@@ -158,7 +218,7 @@ fn perft(args: &[String]) -> ExitCode {
     let depth = match args.first().map(|d| d.parse::<u32>()) {
         Some(Ok(d)) if d <= max => d,
         _ => {
-            eprintln!("usage: kiln perft <depth> [fen], with a depth from 0 to {max}");
+            eprintln!("{}", tool_usage("perft").expect("perft has a usage"));
             return ExitCode::from(2);
         }
     };
@@ -302,13 +362,15 @@ fn convert(args: &[String]) -> ExitCode {
     }
 }
 
+const WDL_FIT_USAGE: &str = "usage: kiln wdl-fit [--data FILE]...";
+
 /// `kiln wdl-fit [--data FILE]...`: the win/draw/loss model fitted to
 /// self-play data (default `data/selfplay.kgame`), printed as constants.
 fn wdl_fit(args: &[String]) -> ExitCode {
     let data = match kiln::tools::wdl_fit::data_from_args(args) {
         Ok(data) => data,
         Err(e) => {
-            eprintln!("{e}\nusage: kiln wdl-fit [--data FILE]...");
+            eprintln!("{e}\n{WDL_FIT_USAGE}");
             return ExitCode::from(2);
         }
     };

@@ -964,3 +964,37 @@ fn strength_limits_are_listed_checked_and_applied() {
     let lines = e.sync();
     assert!(errors(&lines).is_empty(), "{lines:?}");
 }
+
+#[test]
+fn help_lists_every_tool_and_each_tool_prints_its_own_usage() {
+    let run = |args: &[&str]| Command::new(engine_path()).args(args).output().unwrap();
+    for flag in ["--help", "-h", "help"] {
+        let out = run(&[flag]);
+        assert!(out.status.success(), "{flag}: {out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        for tool in [
+            "perft", "bench", "book", "datagen", "convert", "train", "tune", "wdl-fit",
+        ] {
+            assert!(
+                text.contains(&format!("kiln {tool} ")),
+                "{tool} missing: {text}"
+            );
+        }
+    }
+    for (args, expected) in [
+        (&["train", "--help"][..], "usage: kiln train [--data FILE]"),
+        (&["datagen", "-h"][..], "usage: kiln datagen [--out FILE]"),
+        (&["perft", "3", "--help"][..], "usage: kiln perft <depth>"),
+    ] {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.starts_with(expected), "{args:?}: {text}");
+        assert_eq!(text.lines().filter(|l| l.contains("usage:")).count(), 1);
+    }
+    let out = run(&["no-such-tool"]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stderr).unwrap();
+    assert!(text.starts_with("unknown command 'no-such-tool'"), "{text}");
+    assert!(out.stdout.is_empty());
+}
