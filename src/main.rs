@@ -58,15 +58,21 @@ fn usage() -> String {
 each argument that holds a space is run as a UCI command (`kiln \"go depth 5\" quit`).
 `kiln <tool> --help` prints one tool's usage.\n",
     );
-    for tool in TOOLS {
+    for tool in TOOLS.iter().chain(&["genfens"]) {
         let line = tool_usage(tool).expect("every listed tool has a usage");
         text += "\n  ";
         text += line.strip_prefix("usage: ").unwrap_or(&line);
     }
-    text + "\n  kiln genfens N seed S book FILE.epd|None   (OpenBench's openings)\n  kiln --version"
+    text + "\n  kiln --version"
 }
 
-/// The usage line of one tool, or `None` for a name that is no tool.
+/// `genfens` is a UCI command (OpenBench sends it that way), not one of the
+/// `TOOLS`, but `kiln genfens --help` prints this rather than running it.
+const GENFENS_USAGE: &str =
+    "usage: kiln genfens N seed S book FILE.epd|None   (OpenBench's openings)";
+
+/// The usage line of one tool (or of `genfens`), or `None` for a name that
+/// is neither.
 fn tool_usage(tool: &str) -> Option<String> {
     use kiln::search::MAX_THREADS;
     use kiln::tools::bench::MAX_BENCH_DEPTH;
@@ -83,6 +89,7 @@ fn tool_usage(tool: &str) -> Option<String> {
         "tune" => TUNE_USAGE.to_string(),
         "wdl-fit" => WDL_FIT_USAGE.to_string(),
         "spsa" => SPSA_USAGE.to_string(),
+        "genfens" => GENFENS_USAGE.to_string(),
         _ => return None,
     })
 }

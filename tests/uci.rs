@@ -973,7 +973,7 @@ fn help_lists_every_tool_and_each_tool_prints_its_own_usage() {
         assert!(out.status.success(), "{flag}: {out:?}");
         let text = String::from_utf8(out.stdout).unwrap();
         for tool in [
-            "perft", "bench", "book", "datagen", "convert", "train", "tune", "wdl-fit",
+            "perft", "bench", "book", "datagen", "convert", "train", "tune", "wdl-fit", "genfens",
         ] {
             assert!(
                 text.contains(&format!("kiln {tool} ")),
@@ -985,6 +985,7 @@ fn help_lists_every_tool_and_each_tool_prints_its_own_usage() {
         (&["train", "--help"][..], "usage: kiln train [--data FILE]"),
         (&["datagen", "-h"][..], "usage: kiln datagen [--out FILE]"),
         (&["perft", "3", "--help"][..], "usage: kiln perft <depth>"),
+        (&["genfens", "--help"][..], "usage: kiln genfens N seed S"),
     ] {
         let out = run(args);
         assert!(out.status.success(), "{args:?}: {out:?}");
