@@ -1,5 +1,6 @@
 //! Kiln must win K+B+N v K and K+B+B v K (bishops on opposite colours) from
-//! any start against a defending engine (and K+R v K, K+Q v K, more briefly).
+//! any start against a defending engine (and K+R v K, K+Q v K, more briefly),
+//! with the network (the default) and with the hand-written evaluation.
 //! Each game is Kiln's search against a shorter search of its own, from
 //! deterministic, seeded starts; the attacker must mate before the
 //! fifty-move rule (half-move clock below 100) without losing a piece.
@@ -11,6 +12,7 @@
 use kiln::chess::attacks::king_attacks;
 use kiln::chess::square::Square;
 use kiln::chess::{legal_moves, Color, Kind, Move, Position};
+use kiln::nnue::EvalChoice;
 use kiln::search::history::History;
 use kiln::search::time::Limits;
 use kiln::search::tt::TranspositionTable;
@@ -215,15 +217,17 @@ struct Player {
     histories: Vec<History>,
     signals: Signals,
     nodes: u64,
+    eval: EvalChoice,
 }
 
 impl Player {
-    fn new(nodes: u64) -> Player {
+    fn new(nodes: u64, eval: &EvalChoice) -> Player {
         Player {
             tt: TranspositionTable::new(HASH_MB),
             histories: vec![History::default()],
             signals: Signals::default(),
             nodes,
+            eval: eval.clone(),
         }
     }
 
@@ -234,27 +238,29 @@ impl Player {
         };
         let mut req = SearchRequest::new(*pos, limits);
         req.game_keys = game_keys.to_vec();
+        req.eval = self.eval.clone();
         self.signals.reset(false, false);
         search(&req, &self.tt, &self.signals, &mut self.histories, &|_| {}).best
     }
 }
 
-/// How a game went: `Ok(attacker's moves to mate)` or what went wrong.
-fn play(start: &Position) -> Result<usize, String> {
+/// How a game went, both sides searching with `eval`: `Ok(attacker's moves
+/// to mate)` or what went wrong.
+fn play(start: &Position, eval: &EvalChoice) -> Result<usize, String> {
     let attacker = start.side_to_move();
     let material = |pos: &Position| {
         [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen]
             .map(|k| pos.pieces_of(attacker, k).count())
     };
     let initial = material(start);
-    let mut attacking = Player::new(ATTACKER_NODES);
-    let mut defending = Player::new(DEFENDER_NODES);
+    let mut attacking = Player::new(ATTACKER_NODES, eval);
+    let mut defending = Player::new(DEFENDER_NODES, eval);
     let mut pos = *start;
     let mut keys: Vec<u64> = Vec::new();
     let mut moves: Vec<String> = Vec::new();
     let fail = |why: &str, moves: &[String]| {
         Err(format!(
-            "{why} after {} plies: {} moves {}",
+            "{why} after {} plies ({eval:?}): {} moves {}",
             moves.len(),
             start.to_fen(),
             moves.join(" ")
@@ -294,17 +300,24 @@ fn play(start: &Position) -> Result<usize, String> {
     }
 }
 
-/// Plays every start on `WORKERS` threads; fails listing the lost games.
-/// Returns the attacker's moves to mate per game.
+/// Plays every start with each evaluation on `WORKERS` threads; fails
+/// listing the lost games. Returns the attacker's moves to mate per game.
 fn play_all(name: &str, starts: &[Position]) -> Vec<usize> {
+    let evals = [EvalChoice::Embedded, EvalChoice::Classical];
+    let games: Vec<(&Position, &EvalChoice)> = starts
+        .iter()
+        .flat_map(|start| evals.iter().map(move |eval| (start, eval)))
+        .collect();
     let next = AtomicUsize::new(0);
-    let results = Mutex::new(vec![None; starts.len()]);
+    let results = Mutex::new(vec![None; games.len()]);
     std::thread::scope(|scope| {
         for _ in 0..WORKERS {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(start) = starts.get(i) else { break };
-                let result = play(start);
+                let Some(&(start, eval)) = games.get(i) else {
+                    break;
+                };
+                let result = play(start, eval);
                 results.lock().unwrap()[i] = Some(result);
             });
         }
@@ -320,7 +333,7 @@ fn play_all(name: &str, starts: &[Position]) -> Vec<usize> {
         failures.is_empty(),
         "{name}: {} of {} games not won:\n{}",
         failures.len(),
-        starts.len(),
+        games.len(),
         failures
             .iter()
             .map(|s| s.as_str())

@@ -44,6 +44,17 @@ fn eval_shows_both_evaluations_and_the_one_in_use() {
     assert_eq!(value_after(&lines, "Final evaluation: "), classical);
     assert_eq!(value_after(&lines, "NNUE evaluation: "), network);
     assert!(errors(&lines).is_empty(), "{lines:?}");
+    e.send("setoption name UseNNUE value true");
+    e.send("eval");
+    assert_eq!(value_after(&e.sync(), "Final evaluation: "), network);
+    // A bare king against mating material: the hand-written evaluation,
+    // which knows the way to the mate, even with the network on.
+    e.send("position fen 8/8/3k4/8/8/3KB3/3N4/8 w - - 0 1");
+    e.send("eval");
+    let lines = e.sync();
+    let classical = value_after(&lines, "Classical evaluation: ");
+    assert_eq!(value_after(&lines, "Final evaluation: "), classical);
+    assert!(lines.iter().any(|l| l.contains("bare king")), "{lines:?}");
 }
 
 #[test]

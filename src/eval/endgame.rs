@@ -33,6 +33,20 @@ pub fn can_force_mate(pos: &Position, color: Color) -> bool {
     both_colours || (bishops.any() && pos.pieces_of(color, Kind::Knight).any())
 }
 
+/// True when one side has a bare king and the other can force mate (see
+/// `can_force_mate`): the endings whose win this module's term spells out.
+/// The search evaluates them with the hand-written evaluation even when a
+/// network is in use: the networks learn from self-play games, which almost
+/// never reach these endings, and give the search no way to the mate (with
+/// kiln-4, K+B+N v K was drawn by the fifty-move rule in 8 of 12
+/// `tests/endgames.rs` starts).
+#[inline]
+pub fn is_mating_ending(pos: &Position) -> bool {
+    let bare = |color: Color| !pos.colored(color).several();
+    (bare(Color::Black) && can_force_mate(pos, Color::White))
+        || (bare(Color::White) && can_force_mate(pos, Color::Black))
+}
+
 /// The mating term in centipawns, White's point of view: zero unless one
 /// side has a bare king and the other can force mate (see `can_force_mate`).
 /// `white` is the rest of the evaluation (White's view); the term is cut so
@@ -213,6 +227,24 @@ mod tests {
         ];
         for (fen, color, expected) in cases {
             assert_eq!(can_force_mate(&pos(fen), color), expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn mating_endings_are_a_bare_king_against_mating_material() {
+        let cases = [
+            ("4k3/8/8/8/8/8/8/1NB1K3 b - - 0 1", true),
+            ("1nb1k3/8/8/8/8/8/8/4K3 w - - 0 1", true),
+            // Pawns beside the mating material change nothing.
+            ("4k3/8/8/8/8/8/4P3/3RK3 w - - 0 1", true),
+            // The defender has a piece, or the attacker cannot force mate.
+            ("4k1n1/8/8/8/8/8/8/3QK3 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", false),
+        ];
+        for (fen, expected) in cases {
+            assert_eq!(is_mating_ending(&pos(fen)), expected, "{fen}");
         }
     }
 

@@ -17,6 +17,7 @@ mod space;
 mod threats;
 pub mod weight;
 
+pub use endgame::is_mating_ending;
 pub use pawn_cache::PawnCache;
 use pawn_cache::PawnScores;
 

@@ -10,7 +10,7 @@ use super::time::{Limits, TimeManager};
 use super::tt::TranspositionTable;
 use super::MAX_PLY;
 use crate::chess::{Move, Piece, Position};
-use crate::eval::{evaluate_cached, insufficient_material, PawnCache};
+use crate::eval::{evaluate_cached, insufficient_material, is_mating_ending, PawnCache};
 use crate::nnue::{AccumulatorStack, Network};
 use std::sync::atomic::Ordering;
 
@@ -258,12 +258,15 @@ impl<'a> Searcher<'a> {
     }
 
     /// The static evaluation of `pos`, the position at `ply`, for its side
-    /// to move: the network's, or the hand-written one.
+    /// to move: the network's, or the hand-written one. A bare king against
+    /// mating material always gets the hand-written one, which knows how
+    /// to drive the king to the mate (`is_mating_ending`); the network's
+    /// accumulators catch up lazily if the search leaves such an ending.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         match self.network {
-            Some(net) => self.accumulators.evaluate(net, pos, ply),
-            None => evaluate_cached(pos, &mut self.pawn_cache),
+            Some(net) if !is_mating_ending(pos) => self.accumulators.evaluate(net, pos, ply),
+            _ => evaluate_cached(pos, &mut self.pawn_cache),
         }
     }
 

@@ -568,10 +568,12 @@ impl Engine {
             "NNUE evaluation: {network_eval} (side to move, network {source}, {} kernels)",
             nnue::Kernels::detect().name()
         ));
-        let (used, which) = if self.options.use_nnue {
-            (network_eval, "NNUE")
-        } else {
+        let (used, which) = if !self.options.use_nnue {
             (b.total, "classical")
+        } else if eval::is_mating_ending(&self.position) {
+            (b.total, "classical: bare king against mating material")
+        } else {
+            (network_eval, "NNUE")
         };
         say(&format!(
             "Final evaluation: {used} (side to move, {which}; UseNNUE {})",
