@@ -12,7 +12,7 @@ fn main() {
 }
 
 /// The network the binary carries (committed; see `networks/README.md`).
-const NETWORK: &str = "networks/kiln-3.nnue";
+const NETWORK: &str = "networks/kiln-4.nnue";
 
 /// Checks the committed network and embeds it; a damaged or mismatched
 /// file fails the build with `networks/<file>: <what>`.

@@ -75,6 +75,7 @@ fn games_round_trip_and_their_scores_are_the_searchs() {
             };
             let mut req = SearchRequest::new(sample.position, limits);
             req.game_keys = keys.clone();
+            req.eval = cfg.teacher.eval();
             signals.reset(false, false);
             let result = search(&req, &tt, &signals, &mut histories, &|_| {});
             assert_eq!(result.best, ply.mv, "game {i} ply {}", sample.ply);

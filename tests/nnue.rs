@@ -28,7 +28,7 @@ fn value_after(lines: &[String], prefix: &str) -> i32 {
 #[test]
 fn eval_shows_both_evaluations_and_the_one_in_use() {
     let mut e = Engine::start();
-    e.send("setoption name UseNNUE value true");
+    // No option set: the network is the default evaluation.
     e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
     e.send("eval");
     let lines = e.sync();
@@ -168,8 +168,15 @@ fn use_nnue_reaches_the_search() {
             .parse::<u64>()
             .unwrap()
     };
-    // The two evaluations search different trees.
+    // The two evaluations search different trees; the network is the
+    // default.
     assert_ne!(bench("nnue"), bench("classical"));
+    let default = Command::new(engine_path())
+        .args(["bench", "6", "1"])
+        .output()
+        .unwrap();
+    let default = String::from_utf8(default.stdout).unwrap();
+    assert!(default.contains("eval nnue"), "{default}");
 
     let mut e = Engine::start();
     for use_nnue in ["true", "false"] {
