@@ -33,42 +33,43 @@ pub fn can_force_mate(pos: &Position, color: Color) -> bool {
     both_colours || (bishops.any() && pos.pieces_of(color, Kind::Knight).any())
 }
 
-/// True when one side has a bare king and the other can force mate (see
-/// `can_force_mate`): the endings whose win this module's term spells out.
-/// The search evaluates them with the hand-written evaluation even when a
-/// network is in use: the networks learn from self-play games, which almost
-/// never reach these endings, and give the search no way to the mate (with
-/// kiln-4, K+B+N v K was drawn by the fifty-move rule in 8 of 12
-/// `tests/endgames.rs` starts).
+/// The side that can force mate against a bare king (see
+/// `can_force_mate`), if the other side has nothing but its king: the
+/// endings whose win this module's term spells out.
+#[inline]
+fn mating_side(pos: &Position) -> Option<Color> {
+    if pos.colored(Color::White).several() && pos.colored(Color::Black).several() {
+        return None;
+    }
+    [Color::White, Color::Black]
+        .into_iter()
+        .find(|&strong| !pos.colored(!strong).several() && can_force_mate(pos, strong))
+}
+
+/// True when one side has a bare king and the other can force mate
+/// (`mating_side`). The search evaluates these endings with the
+/// hand-written evaluation even when a network is in use: the networks
+/// learn from self-play games, which almost never reach them, and give the
+/// search no way to the mate (with kiln-4, K+B+N v K was drawn by the
+/// fifty-move rule in 8 of 12 `tests/endgames.rs` starts).
 #[inline]
 pub fn is_mating_ending(pos: &Position) -> bool {
-    let bare = |color: Color| !pos.colored(color).several();
-    (bare(Color::Black) && can_force_mate(pos, Color::White))
-        || (bare(Color::White) && can_force_mate(pos, Color::Black))
+    mating_side(pos).is_some()
 }
 
 /// The mating term in centipawns, White's point of view: zero unless one
-/// side has a bare king and the other can force mate (see `can_force_mate`).
+/// side has a bare king and the other can force mate (`mating_side`).
 /// `white` is the rest of the evaluation (White's view); the term is cut so
 /// that their sum stays within `MAX_WIN_SCORE`.
 #[inline]
 pub fn evaluate(pos: &Position, white: i32) -> i32 {
-    if pos.colored(Color::White).several() && pos.colored(Color::Black).several() {
-        return 0;
-    }
-    mating_term(pos, white)
-}
-
-/// `evaluate` when one side has at most one piece (its king).
-fn mating_term(pos: &Position, white: i32) -> i32 {
-    for strong in [Color::White, Color::Black] {
-        let weak = !strong;
-        if !pos.colored(weak).several() && can_force_mate(pos, strong) {
+    match mating_side(pos) {
+        Some(strong) => {
             let bonus = strong.sign() * lone_king_bonus(pos, strong);
-            return (white + bonus).clamp(-MAX_WIN_SCORE, MAX_WIN_SCORE) - white;
+            (white + bonus).clamp(-MAX_WIN_SCORE, MAX_WIN_SCORE) - white
         }
+        None => 0,
     }
-    0
 }
 
 /// The attacker's bonus against `strong`'s opponent's bare king.
