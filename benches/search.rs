@@ -3,12 +3,12 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use kiln::chess::Position;
 use kiln::eval::evaluate;
-use kiln::search::history::History;
 use kiln::search::time::Limits;
 use kiln::search::tt::TranspositionTable;
-use kiln::search::{search, SearchRequest, Signals};
+use kiln::search::{SearchRequest, Signals, ThreadPool};
 use kiln::tools::bench::BENCH_POSITIONS;
 use std::hint::black_box;
+use std::sync::Arc;
 
 fn eval_bench(c: &mut Criterion) {
     let positions: Vec<Position> = BENCH_POSITIONS
@@ -31,9 +31,9 @@ fn search_bench(c: &mut Criterion) {
     let pos = Position::from_fen(BENCH_POSITIONS[1]).unwrap();
     group.bench_function("kiwipete depth 8", |b| {
         b.iter(|| {
-            let tt = TranspositionTable::new(16);
-            let signals = Signals::default();
-            let mut histories = vec![History::default()];
+            let tt = Arc::new(TranspositionTable::new(16));
+            let signals = Arc::new(Signals::default());
+            let mut pool = ThreadPool::new(1);
             let req = SearchRequest::new(
                 pos,
                 Limits {
@@ -41,7 +41,7 @@ fn search_bench(c: &mut Criterion) {
                     ..Limits::default()
                 },
             );
-            search(&req, &tt, &signals, &mut histories, &|_| {}).nodes
+            pool.search(&req, &tt, &signals, &|_| {}).nodes
         })
     });
     group.finish();

@@ -154,7 +154,7 @@ search parameters as OpenBench SPSA input)";
 /// SPSA input, `NAME, int, DEFAULT, MIN, MAX, C_END, R_END`.
 #[cfg(feature = "tune")]
 fn spsa() -> ExitCode {
-    for line in kiln::search::tunable::spsa_lines() {
+    for line in kiln::search::params::spsa_lines() {
         println!("{line}");
     }
     ExitCode::SUCCESS

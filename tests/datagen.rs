@@ -7,12 +7,12 @@ mod common;
 use common::scratch_dir;
 use kiln::datagen::format::{GameReader, SampleFilter, HEADER_LEN};
 use kiln::datagen::{self, Config, Starts, HARD_NODES_FACTOR};
-use kiln::search::history::History;
 use kiln::search::time::Limits;
 use kiln::search::tt::TranspositionTable;
-use kiln::search::{search, SearchRequest, Signals};
+use kiln::search::{SearchRequest, Signals, ThreadPool};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A scratch directory (removed when dropped) and the data file in it.
 fn temp_file(name: &str) -> (tempfile::TempDir, PathBuf) {
@@ -63,9 +63,9 @@ fn games_round_trip_and_their_scores_are_the_searchs() {
         assert_eq!(samples.len(), game.plies.len());
         // ... and every score is the search's, White's view: the search is
         // deterministic from a fresh table at a node limit.
-        let tt = TranspositionTable::new(cfg.hash_mb);
-        let signals = Signals::default();
-        let mut histories = vec![History::default()];
+        let tt = Arc::new(TranspositionTable::new(cfg.hash_mb));
+        let signals = Arc::new(Signals::default());
+        let mut pool = ThreadPool::new(1);
         let mut keys = Vec::new();
         for (sample, ply) in samples.iter().zip(&game.plies) {
             let limits = Limits {
@@ -77,7 +77,7 @@ fn games_round_trip_and_their_scores_are_the_searchs() {
             req.game_keys = keys.clone();
             req.eval = cfg.teacher.eval();
             signals.reset(false, false);
-            let result = search(&req, &tt, &signals, &mut histories, &|_| {});
+            let result = pool.search(&req, &tt, &signals, &|_| {});
             assert_eq!(result.best, ply.mv, "game {i} ply {}", sample.ply);
             let white = result.score * sample.position.side_to_move().sign();
             assert_eq!(white as i16, ply.score, "game {i} ply {}", sample.ply);

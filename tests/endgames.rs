@@ -13,11 +13,11 @@ use kiln::chess::attacks::king_attacks;
 use kiln::chess::square::Square;
 use kiln::chess::{legal_moves, Color, Kind, Move, Position};
 use kiln::nnue::EvalChoice;
-use kiln::search::history::History;
 use kiln::search::time::Limits;
 use kiln::search::tt::TranspositionTable;
-use kiln::search::{search, SearchRequest, Signals};
+use kiln::search::{SearchRequest, Signals, ThreadPool};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::sync::Mutex;
 
 /// Nodes per move for the side with the pieces.
@@ -213,9 +213,9 @@ fn starts(seed: u64, count: usize, army: &[char], wrong_corners: bool) -> Vec<Po
 
 /// One engine: its own table and history for the whole game.
 struct Player {
-    tt: TranspositionTable,
-    histories: Vec<History>,
-    signals: Signals,
+    tt: Arc<TranspositionTable>,
+    pool: ThreadPool,
+    signals: Arc<Signals>,
     nodes: u64,
     eval: EvalChoice,
 }
@@ -223,9 +223,9 @@ struct Player {
 impl Player {
     fn new(nodes: u64, eval: &EvalChoice) -> Player {
         Player {
-            tt: TranspositionTable::new(HASH_MB),
-            histories: vec![History::default()],
-            signals: Signals::default(),
+            tt: Arc::new(TranspositionTable::new(HASH_MB)),
+            pool: ThreadPool::new(1),
+            signals: Arc::new(Signals::default()),
             nodes,
             eval: eval.clone(),
         }
@@ -240,7 +240,9 @@ impl Player {
         req.game_keys = game_keys.to_vec();
         req.eval = self.eval.clone();
         self.signals.reset(false, false);
-        search(&req, &self.tt, &self.signals, &mut self.histories, &|_| {}).best
+        self.pool
+            .search(&req, &self.tt, &self.signals, &|_| {})
+            .best
     }
 }
 

@@ -11,8 +11,9 @@ use kiln::search::skill::{
 };
 use kiln::search::time::Limits;
 use kiln::search::tt::TranspositionTable;
-use kiln::search::{search, SearchInfo, SearchRequest, SearchResult, Signals, Skill};
+use kiln::search::{SearchInfo, SearchRequest, SearchResult, Signals, Skill, ThreadPool};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 use std::sync::Mutex;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -31,11 +32,11 @@ fn every_limited_elo() -> Vec<i64> {
 fn run(fen: &str, skill: Option<Skill>, limits: Limits) -> (SearchResult, Vec<SearchInfo>) {
     let mut req = SearchRequest::new(Position::from_fen(fen).unwrap(), limits);
     req.skill = skill;
-    let tt = TranspositionTable::new(1);
-    let signals = Signals::default();
+    let tt = Arc::new(TranspositionTable::new(1));
+    let signals = Arc::new(Signals::default());
     signals.reset(false, false);
     let infos = Mutex::new(Vec::new());
-    let result = search(&req, &tt, &signals, &mut Vec::new(), &|info| {
+    let result = ThreadPool::new(1).search(&req, &tt, &signals, &|info| {
         infos.lock().unwrap().push(info.clone())
     });
     (result, infos.into_inner().unwrap())
@@ -218,10 +219,10 @@ fn the_limited_search_keeps_its_budget_and_reports_its_lines() {
     for seed in 0..10 {
         let mut req = SearchRequest::new(Position::startpos(), shallow.clone());
         req.multipv = SKILL_MULTIPV_COUNT;
-        let tt = TranspositionTable::new(1);
-        let signals = Signals::default();
+        let tt = Arc::new(TranspositionTable::new(1));
+        let signals = Arc::new(Signals::default());
         signals.reset(false, false);
-        let normal = search(&req, &tt, &signals, &mut Vec::new(), &|_| {});
+        let normal = ThreadPool::new(1).search(&req, &tt, &signals, &|_| {});
         let (limited, _) = run(
             Position::STARTPOS_FEN,
             Some(Skill::new(SKILL_MIN_ELO, seed)),

@@ -11,7 +11,7 @@ use kiln::chess::{Move, Position};
 use kiln::search::score::{is_decisive, TB_WIN};
 use kiln::search::time::Limits;
 use kiln::search::tt::TranspositionTable;
-use kiln::search::{search, SearchRequest, SearchResult, Signals};
+use kiln::search::{SearchRequest, SearchResult, Signals, ThreadPool};
 use kiln::syzygy::{scan, Tablebases, Wdl};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
@@ -136,10 +136,10 @@ fn search_threads_with_tables(fen: &str, depth: i32, threads: usize) -> (SearchR
     let mut req = SearchRequest::new(Position::from_fen(fen).unwrap(), limits);
     req.tablebases = Some(tables());
     req.threads = threads;
-    let tt = TranspositionTable::new(16);
-    let signals = Signals::default();
+    let tt = Arc::new(TranspositionTable::new(16));
+    let signals = Arc::new(Signals::default());
     signals.reset(false, false);
-    let result = search(&req, &tt, &signals, &mut Vec::new(), &|_| {});
+    let result = ThreadPool::new(1).search(&req, &tt, &signals, &|_| {});
     (result, signals.tbhits.load(Ordering::Relaxed))
 }
 

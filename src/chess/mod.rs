@@ -1,5 +1,6 @@
 //! The chess core: squares, bitboards, pieces, moves, positions, FEN, legal
-//! move generation, SAN, and the board diagram `d` prints.
+//! move generation, SAN, the draw rules that depend on the game's history
+//! (`repetition`), and the board diagram `d` prints.
 
 pub mod attacks;
 pub mod bitboard;
@@ -10,6 +11,7 @@ pub mod mv;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod repetition;
 pub mod san;
 pub mod square;
 #[cfg(test)]

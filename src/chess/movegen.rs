@@ -2,6 +2,8 @@
 //! once, against a `MoveSink`: the move list expands targets into moves, the
 //! perft counter only counts them (bulk counting by popcount).
 
+use arrayvec::ArrayVec;
+
 use super::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 };
@@ -25,47 +27,37 @@ pub trait MoveSink {
 /// The most legal moves any position has is 218; room to spare.
 pub const MAX_MOVES: usize = 256;
 
-/// A stack-allocated list of moves.
-#[derive(Clone)]
+/// A stack-allocated list of moves; making one writes nothing but its
+/// length.
+#[derive(Clone, Default)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList {
-            moves: [Move::NULL; MAX_MOVES],
-            len: 0,
-        }
-    }
+    moves: ArrayVec<Move, MAX_MOVES>,
 }
 
 impl MoveList {
     #[inline]
     pub fn push(&mut self, mv: Move) {
-        self.moves[self.len] = mv;
-        self.len += 1;
+        self.moves.push(mv);
     }
 
     #[inline]
     pub fn len(&self) -> usize {
-        self.len
+        self.moves.len()
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.moves.is_empty()
     }
 
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves
     }
 
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        &mut self.moves
     }
 
     pub fn contains(&self, mv: Move) -> bool {

@@ -11,11 +11,10 @@ use crate::eval::insufficient_material;
 use crate::files::{read_regular_file, ReadError};
 use crate::nnue::{EvalChoice, Network};
 use crate::rng::{time_seed, Rng};
-use crate::search::history::History;
 use crate::search::time::Limits;
 use crate::search::tt::{TranspositionTable, MAX_HASH_MB};
 use crate::search::MAX_THREADS;
-use crate::search::{search, SearchRequest, Signals};
+use crate::search::{SearchRequest, Signals, ThreadPool};
 use crate::tools::args::{ArgError, Flags};
 use format::{encode_game, write_header, DataError, Game, GameReader, GameResult, Ply, HEADER_LEN};
 use std::fmt;
@@ -395,11 +394,12 @@ fn adjudicate(plies: &[Ply]) -> Option<GameResult> {
     None
 }
 
-/// One thread's engine: table, histories and flags reused from game to game.
+/// One thread's engine: table, search worker and flags reused from game to
+/// game.
 struct Player {
-    tt: TranspositionTable,
-    histories: Vec<History>,
-    signals: Signals,
+    tt: Arc<TranspositionTable>,
+    pool: ThreadPool,
+    signals: Arc<Signals>,
     soft_nodes: u64,
     eval: EvalChoice,
 }
@@ -409,9 +409,9 @@ impl Player {
     /// with `eval`.
     fn new(hash_mb: usize, soft_nodes: u64, eval: EvalChoice) -> Player {
         Player {
-            tt: TranspositionTable::new(hash_mb),
-            histories: vec![History::default()],
-            signals: Signals::default(),
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            pool: ThreadPool::new(1),
+            signals: Arc::new(Signals::default()),
             soft_nodes,
             eval,
         }
@@ -429,16 +429,17 @@ impl Player {
         req.game_keys = keys.to_vec();
         req.eval = self.eval.clone();
         self.signals.reset(false, false);
-        let result = search(&req, &self.tt, &self.signals, &mut self.histories, &|_| {});
+        let result = self.pool.search(&req, &self.tt, &self.signals, &|_| {});
         (result.best, result.score)
     }
 
     /// Clears the table and histories: what follows depends on nothing before.
     fn forget(&mut self) {
-        self.tt.clear();
-        for h in &mut self.histories {
-            h.clear();
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => self.tt = Arc::new(TranspositionTable::new(self.tt.size_mb())),
         }
+        self.pool.clear();
     }
 
     /// Plays one game from a random start; `None` when the start was rejected.

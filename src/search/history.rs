@@ -4,11 +4,11 @@
 //! per (piece, destination) of the previous move.
 
 use super::correction::CorrectionHistory;
+use super::depth::MAX_PLY;
 use super::params::{
     CAPTURE_HISTORY_MAX, CONTINUATION_HISTORY_MAX, HISTORY_BONUS_LINEAR_FACTOR, HISTORY_BONUS_MAX,
     HISTORY_BONUS_QUADRATIC_FACTOR, HISTORY_MAX,
 };
-use super::MAX_PLY;
 use crate::chess::{Move, Piece, Position};
 
 /// The capture-history slot of a noisy move that captures nothing (a

@@ -20,6 +20,7 @@ use super::params::MVV_VICTIM_FACTOR;
 use super::see::{see_ge, value};
 use crate::chess::movegen::{generate, MoveList, MAX_MOVES};
 use crate::chess::{Kind, Move, Position};
+use arrayvec::ArrayVec;
 
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
@@ -72,7 +73,9 @@ pub struct MovePicker<'a> {
     /// Noisy moves, then (once generated) quiet moves. The noisy moves put
     /// aside are moved down to `0..bad_end`, over slots already handed out.
     list: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// `scores[i]` orders `list[i]`. Like the list, written only as far
+    /// as it is filled: a picker costs nothing to make.
+    scores: ArrayVec<i32, MAX_MOVES>,
     /// The stage being picked from is `cur..end`.
     cur: usize,
     end: usize,
@@ -103,7 +106,7 @@ impl<'a> MovePicker<'a> {
             counter,
             conts,
             list: MoveList::default(),
-            scores: [0; MAX_MOVES],
+            scores: ArrayVec::new(),
             cur: 0,
             end: 0,
             bad_end: 0,
@@ -177,14 +180,14 @@ impl<'a> MovePicker<'a> {
                 Stage::GenerateNoisy => {
                     generate::<MoveList, false, true>(self.pos, &mut self.list);
                     self.end = self.list.len();
-                    for i in 0..self.end {
-                        let mv = self.list.as_slice()[i];
-                        self.scores[i] =
+                    for &mv in self.list.as_slice() {
+                        self.scores.push(
                             if self.pos.is_capture(mv) || mv.promotion() == Some(Kind::Queen) {
                                 GOOD_CAPTURE + noisy_score(self.pos, mv, history)
                             } else {
                                 UNDER_PROMOTION
-                            };
+                            },
+                        );
                     }
                     self.stage = Stage::GoodNoisy;
                 }
@@ -243,9 +246,9 @@ impl<'a> MovePicker<'a> {
                     self.cur = self.list.len();
                     generate::<MoveList, true, false>(self.pos, &mut self.list);
                     self.end = self.list.len();
-                    for i in self.cur..self.end {
-                        let mv = self.list.as_slice()[i];
-                        self.scores[i] = history.quiet_score(self.pos, mv, &self.conts);
+                    for &mv in &self.list.as_slice()[self.cur..] {
+                        self.scores
+                            .push(history.quiet_score(self.pos, mv, &self.conts));
                     }
                     self.stage = Stage::Quiets;
                 }

@@ -4,6 +4,7 @@
 //! steps too long to read inline (5b, 9, 16, 18, 19) are methods below
 //! `negamax`, headed by the same number.
 
+use super::depth::MAX_PLY;
 use super::history::{history_bonus, Continuations};
 use super::movepick::{MovePicker, GOOD_NOISY_SCORE};
 use super::params::*;
@@ -12,9 +13,12 @@ use super::score::{
 };
 use super::searcher::Searcher;
 use super::see::see_ge;
+use super::syzygy::{wdl_score, TreeProbe};
 use super::tt::Bound;
 use crate::chess::{Move, Position};
 use crate::tables::lmr::lmr_reduction;
+use arrayvec::ArrayVec;
+use std::sync::atomic::Ordering;
 
 /// What the tablebases say of a node (step 5b).
 enum TablebaseVerdict {
@@ -36,40 +40,30 @@ enum Singularity {
 
 /// The moves a node searched before its best one, kept for step 18's
 /// history penalties (the first so many of each kind).
+/// Written only as far as filled: making one costs nothing.
+#[derive(Default)]
 struct TriedMoves {
-    quiets: [Move; HISTORY_MALUS_MOVES],
-    quiet_count: usize,
-    noisy: [Move; CAPTURE_HISTORY_MALUS_MOVES],
-    noisy_count: usize,
+    quiets: ArrayVec<Move, HISTORY_MALUS_MOVES>,
+    noisy: ArrayVec<Move, CAPTURE_HISTORY_MALUS_MOVES>,
 }
 
 impl TriedMoves {
-    fn new() -> TriedMoves {
-        TriedMoves {
-            quiets: [Move::NULL; HISTORY_MALUS_MOVES],
-            quiet_count: 0,
-            noisy: [Move::NULL; CAPTURE_HISTORY_MALUS_MOVES],
-            noisy_count: 0,
-        }
-    }
-
     #[inline]
     fn record(&mut self, mv: Move, is_quiet: bool) {
-        if is_quiet && self.quiet_count < self.quiets.len() {
-            self.quiets[self.quiet_count] = mv;
-            self.quiet_count += 1;
-        } else if !is_quiet && self.noisy_count < self.noisy.len() {
-            self.noisy[self.noisy_count] = mv;
-            self.noisy_count += 1;
+        // Beyond the first so many of each kind, the rest go unpenalised.
+        if is_quiet {
+            let _ = self.quiets.try_push(mv);
+        } else {
+            let _ = self.noisy.try_push(mv);
         }
     }
 
     fn quiets(&self) -> &[Move] {
-        &self.quiets[..self.quiet_count]
+        &self.quiets
     }
 
     fn noisy(&self) -> &[Move] {
-        &self.noisy[..self.noisy_count]
+        &self.noisy
     }
 }
 
@@ -212,7 +206,7 @@ impl Searcher<'_> {
         let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0usize;
-        let mut tried = TriedMoves::new();
+        let mut tried = TriedMoves::default();
         let side = pos.side_to_move();
 
         while let Some((mv, order)) = picker.next_move(self.history) {
@@ -441,6 +435,46 @@ impl Searcher<'_> {
         } else {
             None
         }
+    }
+
+    /// Step 5b: the tables' score and bound for `pos`, `ply`
+    /// plies from the root, counted as a tablebase hit; `None` when a table
+    /// is missing.
+    fn probe_tablebases(
+        &mut self,
+        probe: &TreeProbe,
+        pos: &Position,
+        ply: usize,
+    ) -> Option<(i32, Bound)> {
+        let wdl = probe.tables.probe_wdl(pos)?;
+        self.signals.tbhits.fetch_add(1, Ordering::Relaxed);
+        Some(wdl_score(wdl, ply))
+    }
+
+    /// Stores a tablebase verdict that ends the node, deeper than the node
+    /// (it is worth more than a search), with the raw evaluation as the
+    /// search stores it.
+    fn store_tablebase_verdict(
+        &mut self,
+        pos: &Position,
+        score: i32,
+        bound: Bound,
+        depth: i32,
+        ply: usize,
+    ) {
+        let raw_eval = if pos.in_check() {
+            -MATE
+        } else {
+            self.evaluate(pos, ply)
+        };
+        self.tt.store(
+            pos.key(),
+            Move::NULL,
+            score_to_tt(score, ply),
+            raw_eval,
+            (depth + SYZYGY_TT_DEPTH_BONUS).min(MAX_PLY as i32 - 1),
+            bound,
+        );
     }
 
     /// Step 9. Null move pruning: give the opponent a free move; if we

@@ -264,3 +264,69 @@ search_params! {
     /// plies deeper than the node (it is worth more than a search of it).
     pub const SYZYGY_TT_DEPTH_BONUS: i32 = 6;
 }
+
+#[cfg(all(test, feature = "tune"))]
+mod tests {
+    use super::*;
+    use crate::search::params;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_spsa_line_parses_and_its_default_lies_in_range() {
+        let mut names = HashSet::new();
+        let mut count = 0;
+        for line in spsa_lines() {
+            count += 1;
+            let fields: Vec<&str> = line.split(", ").collect();
+            let [name, kind, default, min, max, c_end, r_end] = fields[..] else {
+                panic!("not 7 fields: {line}");
+            };
+            assert!(
+                !name.is_empty() && name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'),
+                "{line}"
+            );
+            assert!(names.insert(name.to_string()), "{name} twice");
+            assert_eq!(kind, "int", "{line}");
+            let int = |s: &str| s.parse::<i64>().unwrap_or_else(|e| panic!("{line}: {e}"));
+            let (default, min, max) = (int(default), int(min), int(max));
+            assert!(min <= default && default <= max, "{line}");
+            assert!(min < max, "{line}: nothing to tune");
+            let c_end: f64 = c_end.parse().unwrap();
+            assert!(c_end >= 1.0 && c_end <= (max - min) as f64, "{line}");
+            let r_end: f64 = r_end.parse().unwrap();
+            assert!(r_end > 0.0 && r_end < 1.0, "{line}");
+            let tunable = find(name).unwrap();
+            assert_eq!(
+                (tunable.default, tunable.min, tunable.max),
+                (default, min, max)
+            );
+        }
+        assert_eq!(count, TUNABLES.len());
+        assert!(count >= 30, "only {count} tunables");
+    }
+
+    #[test]
+    fn accessors_read_their_tunable() {
+        // Parameters no test changes, so other tests running at the same
+        // time cannot disturb this one.
+        assert_eq!(params::RFP_MARGIN(), 80);
+        assert_eq!(
+            params::RFP_MARGIN() as i64,
+            find("RFP_MARGIN").unwrap().get()
+        );
+        assert_eq!(params::PLANNED_MOVES(), 25u64);
+        assert_eq!(find("planned_moves").unwrap().get(), 25);
+        assert_eq!(
+            find("RFP_MARGIN").unwrap().spsa_line(),
+            "RFP_MARGIN, int, 80, 20, 200, 8, 0.002"
+        );
+        assert!(find("STABILITY_FACTORS").is_none());
+    }
+
+    #[test]
+    #[should_panic(expected = "outside")]
+    fn a_value_out_of_range_is_refused() {
+        let t = find("RFP_MARGIN").unwrap();
+        t.set(t.max + 1);
+    }
+}

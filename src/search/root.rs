@@ -1,50 +1,18 @@
 //! The root: iterative deepening with aspiration windows, MultiPV lines, the
 //! limits checked between iterations, and the progress reports.
 
+use super::depth::MAX_DEPTH;
 use super::history::{Continuations, History};
 use super::movepick::MovePicker;
 use super::params::*;
+use super::report::{legal_prefix, RootMove, SearchInfo};
+use super::request::SearchRequest;
 use super::score::{mate_in_moves, INFINITY, MATE_BOUND};
 use super::searcher::Searcher;
-use super::threads::SearchRequest;
 use super::tt::{Bound, TranspositionTable};
-use super::MAX_DEPTH;
 use crate::chess::{Move, Position};
 use std::cmp::Reverse;
 use std::sync::atomic::Ordering;
-
-/// One root move with what the last iterations said about it.
-#[derive(Clone, Debug)]
-pub(super) struct RootMove {
-    pub mv: Move,
-    /// The score of the current iteration (`-INFINITY` when not yet known).
-    pub score: i32,
-    pub previous_score: i32,
-    pub bound: Bound,
-    pub seldepth: usize,
-    pub pv: Vec<Move>,
-}
-
-/// One line of search progress. `uci` turns it into an `info` line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchInfo {
-    pub depth: i32,
-    pub seldepth: usize,
-    /// 1 for the best line.
-    pub multipv: usize,
-    pub score: i32,
-    /// `Lower`/`Upper` when an aspiration window failed; `Exact` otherwise.
-    pub bound: Bound,
-    /// All threads' nodes so far.
-    pub nodes: u64,
-    pub time_ms: u64,
-    /// Permille of the transposition table in use by this search.
-    pub hashfull: u32,
-    /// Tablebase probes that found their table, all threads.
-    pub tbhits: u64,
-    /// Legal from the root (checked move by move).
-    pub pv: Vec<Move>,
-}
 
 /// The legal root moves, filtered by `searchmoves`, in a first guess order.
 pub(super) fn initial_root_moves(
@@ -73,21 +41,6 @@ pub(super) fn initial_root_moves(
             pv: vec![mv],
         })
         .collect()
-}
-
-/// The longest prefix of `pv` that is legal from `root` (a guard against
-/// hash collisions ever reaching the GUI).
-pub fn legal_prefix(root: &Position, pv: &[Move]) -> Vec<Move> {
-    let mut pos = *root;
-    let mut out = Vec::new();
-    for &mv in pv {
-        if !pos.is_legal(mv) {
-            break;
-        }
-        pos.make_move(mv);
-        out.push(mv);
-    }
-    out
 }
 
 impl Searcher<'_> {
@@ -134,7 +87,9 @@ impl Searcher<'_> {
                 rm.score = score;
                 rm.seldepth = self.seldepth;
                 rm.bound = Bound::of_score(score, alpha, beta);
-                rm.pv = vec![mv];
+                // Refilled in place: the line's buffer is reused.
+                rm.pv.clear();
+                rm.pv.push(mv);
                 rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
             } else {
                 rm.score = -INFINITY;

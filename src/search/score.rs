@@ -4,7 +4,7 @@
 //! mate scores, counted in plies the same way, so a real mate always
 //! outranks a tablebase win and neither is mistaken for an evaluation.
 
-use super::MAX_PLY;
+use super::depth::MAX_PLY;
 
 /// Wider than any score: the initial window bound.
 pub const INFINITY: i32 = 32_001;

@@ -1,15 +1,17 @@
-//! One search thread's state, and the bookkeeping the tree search shares
+//! One search thread's view of one search, and the bookkeeping the tree search shares
 //! between its node types: stop conditions, draw detection, the PV table.
 
+use super::depth::MAX_PLY;
 use super::history::{Continuations, History};
-use super::root::RootMove;
+use super::report::RootMove;
+use super::request::{SearchRequest, Signals};
 use super::score::{INFINITY, TB_WIN_BOUND};
 use super::syzygy::TreeProbe;
-use super::threads::{SearchRequest, Signals};
+use super::thread_data::{Frame, ThreadData};
 use super::time::{Limits, TimeManager};
 use super::tt::TranspositionTable;
-use super::MAX_PLY;
-use crate::chess::{Move, Piece, Position};
+use crate::chess::repetition::{earlier_occurrences, is_fifty_move_draw};
+use crate::chess::{Move, Position};
 use crate::eval::{evaluate_cached, insufficient_material, is_mating_ending, PawnCache};
 use crate::nnue::{AccumulatorStack, Network};
 use std::sync::atomic::Ordering;
@@ -17,23 +19,6 @@ use std::sync::atomic::Ordering;
 /// Nodes a thread counts locally before adding them to the shared total
 /// (and, on the main thread, before looking at the clock).
 const NODE_BATCH: u64 = 1024;
-
-/// Per-ply search state.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Frame {
-    pub static_eval: i32,
-    /// The move played from this ply (`Move::NULL` for a null move).
-    pub played: Move,
-    /// The piece that played it (`None` for a null move).
-    pub moved: Option<Piece>,
-    /// Plies since the last null move or the root's last irreversible move.
-    pub plies_from_null: usize,
-    /// A move this node's search skips (singular extensions' search of the
-    /// node without its TT move), or `Move::NULL`.
-    pub excluded: Move,
-    /// Double singular extensions on the path to this ply.
-    pub double_extensions: i32,
-}
 
 /// One thread's search.
 pub(super) struct Searcher<'a> {
@@ -50,14 +35,14 @@ pub(super) struct Searcher<'a> {
     /// iterations it waits for are complete (see `Skill::hard_limit`).
     pub skill_hard_nodes: Option<u64>,
     /// Game keys then the current search path; the root is at `root_index`.
-    pub keys: Vec<u64>,
+    pub keys: &'a mut Vec<u64>,
     pub root_index: usize,
     pub nodes: u64,
     pub seldepth: usize,
     pub stopped: bool,
-    pub frames: Vec<Frame>,
-    pub pv: Vec<[Move; MAX_PLY + 1]>,
-    pub pv_len: [usize; MAX_PLY + 2],
+    pub frames: &'a mut [Frame],
+    pub pv: &'a mut [[Move; MAX_PLY + 1]; MAX_PLY + 1],
+    pub pv_len: &'a mut [usize; MAX_PLY + 2],
     pub root_moves: Vec<RootMove>,
     /// A limited-strength search (main thread): the lines of the last
     /// completed iteration, best first, for the skill to choose from.
@@ -68,11 +53,11 @@ pub(super) struct Searcher<'a> {
     /// The clock was restarted at `ponderhit`.
     pub ponder_clock_restarted: bool,
     /// This thread's pawn-structure cache for the evaluation.
-    pub pawn_cache: PawnCache,
+    pub pawn_cache: &'a mut PawnCache,
     /// The network that evaluates (`None`: the hand-written evaluation).
     pub network: Option<&'a Network>,
     /// The network's first layer along the search path.
-    pub accumulators: AccumulatorStack,
+    pub accumulators: &'a mut AccumulatorStack,
     /// Tablebase probes inside the tree (`None`: no tables, or the root
     /// ranking already decided what to play).
     pub tb_probe: Option<TreeProbe<'a>>,
@@ -82,25 +67,29 @@ pub(super) struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
+    /// A search of `req` on one thread, with the thread's lasting `data`
+    /// made ready for it.
     pub fn new(
         req: &'a SearchRequest,
         tt: &'a TranspositionTable,
         signals: &'a Signals,
-        history: &'a mut History,
+        data: &'a mut ThreadData,
         time: TimeManager,
         is_main: bool,
     ) -> Self {
+        data.prepare(&req.root, &req.game_keys);
+        let ThreadData {
+            history,
+            pawn_cache,
+            accumulators,
+            frames,
+            pv,
+            keys,
+        } = data;
         let network = req.eval.network();
-        // The hand-written evaluation needs no accumulators (nor their
-        // 140 kB a search, which datagen would pay every move).
-        let mut accumulators =
-            AccumulatorStack::new(if network.is_some() { MAX_PLY + 4 } else { 0 });
         if let Some(net) = network {
             accumulators.set_root(net, &req.root);
         }
-        let mut keys = req.game_keys.clone();
-        let root_index = keys.len();
-        keys.push(req.root.key());
         Searcher {
             tt,
             signals,
@@ -110,26 +99,20 @@ impl<'a> Searcher<'a> {
             is_main,
             shared_node_limit: req.limits.nodes.is_some() && req.threads > 1,
             skill_hard_nodes: None,
+            root_index: keys.len() - 1,
             keys,
-            root_index,
             nodes: 0,
             seldepth: 0,
             stopped: false,
-            frames: vec![
-                Frame {
-                    plies_from_null: req.root.halfmove_clock() as usize,
-                    ..Frame::default()
-                };
-                MAX_PLY + 4
-            ],
-            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 2],
+            frames,
+            pv: &mut pv.lines,
+            pv_len: &mut pv.len,
             root_moves: Vec::new(),
             skill_lines: Vec::new(),
             completed_depth: 0,
             root_depth: 0,
             ponder_clock_restarted: false,
-            pawn_cache: PawnCache::default(),
+            pawn_cache,
             network,
             accumulators,
             tb_probe: None,
@@ -228,31 +211,25 @@ impl<'a> Searcher<'a> {
     }
 
     /// Repetition (in the tree, or threefold with the game), fifty-move
-    /// rule and dead material.
+    /// rule and dead material. A position repeated inside the tree is a
+    /// draw at once: either side could repeat it again.
     pub fn is_draw(&self, pos: &Position, ply: usize) -> bool {
         if pos.halfmove_clock() >= 100 {
-            // Checkmate on the hundredth half-move still counts as mate.
-            return !pos.in_check() || crate::chess::movegen::has_legal_move(pos);
+            return is_fifty_move_draw(pos);
         }
         if insufficient_material(pos) {
             return true;
         }
-        let current = self.keys.len() - 1;
         let window = (pos.halfmove_clock() as usize).min(self.frames[ply].plies_from_null);
         let mut seen_before_root = 0;
-        let mut back = 4;
-        while back <= window && back <= current {
-            let index = current - back;
-            if self.keys[index] == pos.key() {
-                if index >= self.root_index {
-                    return true;
-                }
-                seen_before_root += 1;
-                if seen_before_root >= 2 {
-                    return true;
-                }
+        for index in earlier_occurrences(self.keys, window) {
+            if index >= self.root_index {
+                return true;
             }
-            back += 2;
+            seen_before_root += 1;
+            if seen_before_root >= 2 {
+                return true;
+            }
         }
         false
     }
@@ -266,7 +243,7 @@ impl<'a> Searcher<'a> {
     pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         match self.network {
             Some(net) if !is_mating_ending(pos) => self.accumulators.evaluate(net, pos, ply),
-            _ => evaluate_cached(pos, &mut self.pawn_cache),
+            _ => evaluate_cached(pos, self.pawn_cache),
         }
     }
 

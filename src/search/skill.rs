@@ -49,9 +49,8 @@
 //! Constants follow the naming rule of `params.rs`, plus `…_ELO` for a
 //! rating (or rating difference) and `…_NODES` for a node count.
 
-use super::root::RootMove;
+use super::report::RootMove;
 use super::score::{is_decisive, INFINITY, MATE, TB_WIN_BOUND};
-use super::threads::SearchRequest;
 use crate::chess::movegen::has_legal_move;
 use crate::chess::Position;
 use crate::rng::Rng;
@@ -158,15 +157,6 @@ impl Skill {
             .then(|| self.hard_nodes())
     }
 
-    /// The request the limited search runs: at least `SKILL_MULTIPV_COUNT`
-    /// lines (the budget is checked by the search, see `budget_spent`).
-    pub fn request(&self, req: &SearchRequest) -> SearchRequest {
-        SearchRequest {
-            multipv: req.multipv.max(SKILL_MULTIPV_COUNT),
-            ..req.clone()
-        }
-    }
-
     /// Which of `scores` (the lines' scores, best first, at least one) to
     /// play: an index into `scores`.
     pub fn choose(&self, scores: &[i32]) -> usize {
@@ -253,7 +243,6 @@ fn mates_at_once(root: &Position, rm: &RootMove) -> bool {
 mod tests {
     use super::*;
     use crate::search::score::{mated_in, MATE_BOUND};
-    use crate::search::time::Limits;
 
     #[test]
     fn full_strength_is_no_limit() {
@@ -295,21 +284,6 @@ mod tests {
         assert!(skill.budget_spent(SKILL_MIN_DEPTH, soft));
         assert_eq!(skill.hard_limit(SKILL_MIN_DEPTH - 1), None);
         assert_eq!(skill.hard_limit(SKILL_MIN_DEPTH), Some(skill.hard_nodes()));
-        // The request keeps what `go` asked for, with at least the lines
-        // to choose from.
-        let limits = Limits {
-            nodes: Some(100),
-            movetime: Some(50),
-            ..Limits::default()
-        };
-        let req = SearchRequest::new(Position::startpos(), limits.clone());
-        let limited = skill.request(&req);
-        assert_eq!(
-            (limited.limits, limited.multipv),
-            (limits, SKILL_MULTIPV_COUNT)
-        );
-        let wide = SearchRequest { multipv: 9, ..req };
-        assert_eq!(skill.request(&wide).multipv, 9);
     }
 
     #[test]

@@ -1,14 +1,13 @@
-//! Tablebases in the search: WDL probes inside the tree (negamax step 5b),
-//! and at the root, ranking the moves by distance to zero so that only the
+//! Tablebases in the search: what the tree probes (`TreeProbe`, used by
+//! negamax step 5b), and at the root, ranking the moves by distance to zero so that only the
 //! moves keeping the best outcome are searched.
 
-use super::params::{SYZYGY_PROBE_DEPTH, SYZYGY_TT_DEPTH_BONUS};
-use super::root::RootMove;
-use super::score::{score_to_tt, tb_loss_in, tb_win_in, MATE};
-use super::searcher::Searcher;
-use super::threads::{SearchRequest, Signals};
+use super::params::SYZYGY_PROBE_DEPTH;
+use super::report::RootMove;
+use super::request::{SearchRequest, Signals};
+use super::score::{tb_loss_in, tb_win_in};
 use super::tt::Bound;
-use super::MAX_PLY;
+use crate::chess::repetition::has_repetition;
 use crate::chess::{Move, Position};
 
 use crate::syzygy::{Tablebases, Wdl};
@@ -115,10 +114,9 @@ fn rank_score(rank: i32) -> i32 {
 fn has_repeated(req: &SearchRequest) -> bool {
     let window = req.root.halfmove_clock() as usize;
     let start = req.game_keys.len().saturating_sub(window);
-    let mut keys: Vec<u64> = req.game_keys[start..].to_vec();
+    let mut keys = req.game_keys[start..].to_vec();
     keys.push(req.root.key());
-    keys.sort_unstable();
-    keys.windows(2).any(|pair| pair[0] == pair[1])
+    has_repetition(&keys)
 }
 
 /// Ranks by DTZ, counting the fifty-move clock; `None` when the probe fails.
@@ -208,48 +206,6 @@ pub(super) fn rank_root_moves<'a>(
     }
 }
 
-impl Searcher<'_> {
-    /// Step 5b of negamax: the tables' score and bound for `pos`, `ply`
-    /// plies from the root, counted as a tablebase hit; `None` when a table
-    /// is missing.
-    pub(super) fn probe_tablebases(
-        &mut self,
-        probe: &TreeProbe,
-        pos: &Position,
-        ply: usize,
-    ) -> Option<(i32, Bound)> {
-        let wdl = probe.tables.probe_wdl(pos)?;
-        self.signals.tbhits.fetch_add(1, Ordering::Relaxed);
-        Some(wdl_score(wdl, ply))
-    }
-
-    /// Stores a tablebase verdict that ends the node, deeper than the node
-    /// (it is worth more than a search), with the raw evaluation as the
-    /// search stores it.
-    pub(super) fn store_tablebase_verdict(
-        &mut self,
-        pos: &Position,
-        score: i32,
-        bound: Bound,
-        depth: i32,
-        ply: usize,
-    ) {
-        let raw_eval = if pos.in_check() {
-            -MATE
-        } else {
-            self.evaluate(pos, ply)
-        };
-        self.tt.store(
-            pos.key(),
-            Move::NULL,
-            score_to_tt(score, ply),
-            raw_eval,
-            (depth + SYZYGY_TT_DEPTH_BONUS).min(MAX_PLY as i32 - 1),
-            bound,
-        );
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,8 +248,13 @@ mod tests {
             !has_repeated(&req),
             "5 plies ago is before the last pawn move"
         );
-        req.game_keys = vec![7, 1, 2, 1];
+        // Any position twice, not only the root.
+        let fen = "8/5k2/6R1/8/8/8/8/2K5 w - - 6 30";
+        let mut req = SearchRequest::new(Position::from_fen(fen).unwrap(), Default::default());
+        req.game_keys = vec![1, 2, 3, 4, 1, 5];
         assert!(has_repeated(&req), "any position twice");
+        req.game_keys = vec![1, 2, 3, 4, 9, 5];
+        assert!(!has_repeated(&req), "no position twice");
     }
 
     #[test]

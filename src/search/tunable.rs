@@ -1,5 +1,6 @@
 //! How `params.rs` declares the search parameters, and (with the `tune`
-//! feature) the run-time table behind their UCI options and `kiln spsa`.
+//! feature) the type of the run-time table behind their UCI options and
+//! `kiln spsa`, which the declaration defines in `params`.
 //!
 //! An integer parameter is declared once, with its default, its range and
 //! its SPSA step, and the search reads it as a call, `RFP_MARGIN()`:
@@ -22,7 +23,8 @@
 ///   least 1). The build fails when the default lies outside `MIN..=MAX`.
 ///
 /// With `tune` the invocation also defines `TUNABLES`, every tunable in
-/// declaration order.
+/// declaration order, with `find` (one by name) and `spsa_lines` (`kiln
+/// spsa`'s output) beside it.
 macro_rules! search_params {
     // Every item emitted: the table of tunables (tune builds only).
     (@items [$({ $name:ident, $default:literal, $min:literal, $max:literal, $c_end:literal })*]) => {
@@ -48,6 +50,18 @@ macro_rules! search_params {
                 $c_end,
             ),)*
         ];
+
+        /// The tunable named `name` (case-insensitive, as UCI option names are).
+        #[cfg(feature = "tune")]
+        pub fn find(name: &str) -> Option<&'static $crate::search::tunable::Tunable> {
+            TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+        }
+
+        /// `kiln spsa`'s output: every tunable's SPSA line, in declaration order.
+        #[cfg(feature = "tune")]
+        pub fn spsa_lines() -> impl Iterator<Item = String> {
+            TUNABLES.iter().map($crate::search::tunable::Tunable::spsa_line)
+        }
     };
 
     // A plain constant.
@@ -112,7 +126,6 @@ pub use table::*;
 /// The run-time side: only in tune builds.
 #[cfg(feature = "tune")]
 mod table {
-    use super::super::params::TUNABLES;
     use std::sync::atomic::{AtomicI64, Ordering};
 
     /// OpenBench's `R_END` (the learning rate at the end of a tune) for
@@ -180,82 +193,6 @@ mod table {
                 "{}, int, {}, {}, {}, {}, {}",
                 self.name, self.default, self.min, self.max, self.c_end, SPSA_R_END
             )
-        }
-    }
-
-    /// The tunable named `name` (case-insensitive, as UCI option names are).
-    pub fn find(name: &str) -> Option<&'static Tunable> {
-        TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
-    }
-
-    /// `kiln spsa`'s output: every tunable's SPSA line, in declaration order.
-    pub fn spsa_lines() -> impl Iterator<Item = String> {
-        TUNABLES.iter().map(Tunable::spsa_line)
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::*;
-        use crate::search::params;
-        use std::collections::HashSet;
-
-        #[test]
-        fn every_spsa_line_parses_and_its_default_lies_in_range() {
-            let mut names = HashSet::new();
-            let mut count = 0;
-            for line in spsa_lines() {
-                count += 1;
-                let fields: Vec<&str> = line.split(", ").collect();
-                let [name, kind, default, min, max, c_end, r_end] = fields[..] else {
-                    panic!("not 7 fields: {line}");
-                };
-                assert!(
-                    !name.is_empty() && name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'),
-                    "{line}"
-                );
-                assert!(names.insert(name.to_string()), "{name} twice");
-                assert_eq!(kind, "int", "{line}");
-                let int = |s: &str| s.parse::<i64>().unwrap_or_else(|e| panic!("{line}: {e}"));
-                let (default, min, max) = (int(default), int(min), int(max));
-                assert!(min <= default && default <= max, "{line}");
-                assert!(min < max, "{line}: nothing to tune");
-                let c_end: f64 = c_end.parse().unwrap();
-                assert!(c_end >= 1.0 && c_end <= (max - min) as f64, "{line}");
-                let r_end: f64 = r_end.parse().unwrap();
-                assert!(r_end > 0.0 && r_end < 1.0, "{line}");
-                let tunable = find(name).unwrap();
-                assert_eq!(
-                    (tunable.default, tunable.min, tunable.max),
-                    (default, min, max)
-                );
-            }
-            assert_eq!(count, TUNABLES.len());
-            assert!(count >= 30, "only {count} tunables");
-        }
-
-        #[test]
-        fn accessors_read_their_tunable() {
-            // Parameters no test changes, so other tests running at the same
-            // time cannot disturb this one.
-            assert_eq!(params::RFP_MARGIN(), 80);
-            assert_eq!(
-                params::RFP_MARGIN() as i64,
-                find("RFP_MARGIN").unwrap().get()
-            );
-            assert_eq!(params::PLANNED_MOVES(), 25u64);
-            assert_eq!(find("planned_moves").unwrap().get(), 25);
-            assert_eq!(
-                find("RFP_MARGIN").unwrap().spsa_line(),
-                "RFP_MARGIN, int, 80, 20, 200, 8, 0.002"
-            );
-            assert!(find("STABILITY_FACTORS").is_none());
-        }
-
-        #[test]
-        #[should_panic(expected = "outside")]
-        fn a_value_out_of_range_is_refused() {
-            let t = find("RFP_MARGIN").unwrap();
-            t.set(t.max + 1);
         }
     }
 }

@@ -6,11 +6,11 @@
 
 use crate::chess::Position;
 use crate::nnue::EvalChoice;
-use crate::search::history::History;
 use crate::search::time::Limits;
 use crate::search::tt::TranspositionTable;
-use crate::search::{search, SearchRequest, Signals};
+use crate::search::{SearchRequest, Signals, ThreadPool};
 use std::io::Write;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Depth searched per position when none is given.
@@ -79,9 +79,9 @@ pub const MAX_BENCH_DEPTH: i32 = 64;
 /// (best move, nodes, milliseconds), then the total time and `N nodes N
 /// nps`. Returns the total node count.
 pub fn run(depth: i32, threads: usize, eval: &EvalChoice, out: &mut impl Write) -> u64 {
-    let tt = TranspositionTable::new(16);
-    let signals = Signals::default();
-    let mut histories = vec![History::default()];
+    let tt = Arc::new(TranspositionTable::new(16));
+    let signals = Arc::new(Signals::default());
+    let mut pool = ThreadPool::new(threads);
     let start = Instant::now();
     let mut total = 0;
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
@@ -95,7 +95,7 @@ pub fn run(depth: i32, threads: usize, eval: &EvalChoice, out: &mut impl Write) 
         req.eval = eval.clone();
         signals.reset(false, false);
         let position_start = Instant::now();
-        let result = search(&req, &tt, &signals, &mut histories, &|_| {});
+        let result = pool.search(&req, &tt, &signals, &|_| {});
         let _ = writeln!(
             out,
             "position {:2} bestmove {} nodes {} time {} ms",

@@ -1,5 +1,6 @@
-//! The UCI protocol: the only place that reads stdin. Searches run on a
-//! worker thread, so `stop`, `isready` and `quit` are answered while one runs.
+//! The UCI protocol: the only place that reads stdin. Searches run on the
+//! search's thread pool (worker 0 reports and answers), so `stop`,
+//! `isready` and `quit` are answered while one runs.
 //!
 //! Bad input never stops the engine: it is answered with
 //! `info string error: ...` and the state stays as it was. In particular a
@@ -21,12 +22,11 @@ use crate::chess::{Move, Position};
 use crate::eval;
 use crate::nnue::{self, EvalChoice, Network};
 use crate::rng::{time_seed, Rng};
-use crate::search::history::History;
 use crate::search::skill::limited_elo;
 use crate::search::time::{Limits, NO_CLOCK_MOVETIME_MS};
 use crate::search::tt::TranspositionTable;
 use crate::search::wdl;
-use crate::search::{search, SearchRequest, SearchResult, Signals, Skill, MAX_THREADS};
+use crate::search::{SearchRequest, SearchResult, Signals, Skill, ThreadPool, MAX_THREADS};
 use crate::syzygy::Tablebases;
 use crate::tools::bench::MAX_BENCH_DEPTH;
 use crate::tools::perft::MAX_PERFT_DEPTH;
@@ -36,19 +36,6 @@ use output::{format_bestmove, format_error, format_info};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::thread::JoinHandle;
-
-/// What the worker thread hands back when its search ends.
-type WorkerResult = (Vec<History>, SearchResult);
-
-/// A search running (or just finished) on its own thread.
-struct Worker {
-    handle: JoinHandle<WorkerResult>,
-    /// Set before `bestmove` is printed: from then on the search is over for
-    /// the GUI, and the next command waits for the thread instead of
-    /// treating the search as running.
-    answered: Arc<AtomicBool>,
-}
 
 /// The engine as the protocol sees it.
 pub struct Engine {
@@ -58,9 +45,13 @@ pub struct Engine {
     position_set: bool,
     options: Options,
     tt: Arc<TranspositionTable>,
-    histories: Vec<History>,
     signals: Arc<Signals>,
-    worker: Option<Worker>,
+    /// The search threads, made once (again when `Threads` changes).
+    pool: ThreadPool,
+    /// Set by the search before it prints `bestmove`: from then on the
+    /// search is over for the GUI, and the next command waits for the pool
+    /// instead of treating the search as running.
+    answered: Arc<AtomicBool>,
     book: Book,
     /// Loaded Syzygy tables, shared with the search threads.
     tablebases: Option<Arc<Tablebases>>,
@@ -95,9 +86,9 @@ impl Engine {
             // Allocated at the first isready/go (see `ensure_hash`): `uci` is
             // answered before any memory is touched.
             tt: Arc::new(TranspositionTable::placeholder()),
-            histories: vec![History::default()],
             signals: Arc::new(Signals::default()),
-            worker: None,
+            pool: ThreadPool::new(1),
+            answered: Arc::new(AtomicBool::new(true)),
             book: Book::embedded(),
             tablebases: None,
             loaded_network: None,
@@ -133,13 +124,9 @@ impl Engine {
             return true;
         };
         let args = &tokens[1..];
-        // A search that has answered is over: collect its thread before
+        // A search that has answered is over: let it finish before
         // anything else touches its data.
-        if self
-            .worker
-            .as_ref()
-            .is_some_and(|w| w.answered.load(Ordering::SeqCst))
-        {
+        if self.answered.load(Ordering::SeqCst) {
             self.join_worker();
         }
         let outcome = match command {
@@ -225,9 +212,7 @@ impl Engine {
 
     /// A search is running and has not yet answered.
     fn searching(&self) -> bool {
-        self.worker
-            .as_ref()
-            .is_some_and(|w| !w.answered.load(Ordering::SeqCst))
+        !self.answered.load(Ordering::SeqCst)
     }
 
     /// Stops any running search and waits for its `bestmove`.
@@ -236,16 +221,10 @@ impl Engine {
         self.join_worker();
     }
 
+    /// Waits until the pool is idle (a search that has answered may still
+    /// be handing its workers back).
     fn join_worker(&mut self) {
-        if let Some(worker) = self.worker.take() {
-            match worker.handle.join() {
-                Ok((histories, _)) => self.histories = histories,
-                Err(_) => {
-                    report(&UciError::SearchFailed);
-                    self.histories = vec![History::default()];
-                }
-            }
-        }
+        self.pool.wait();
     }
 
     fn cmd_uci(&self) {
@@ -345,9 +324,7 @@ impl Engine {
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.clear();
         }
-        for h in &mut self.histories {
-            h.clear();
-        }
+        self.pool.clear();
     }
 
     /// Loads and checks the network file at `path` (the embedded network
@@ -519,37 +496,39 @@ impl Engine {
         }
     }
 
-    /// Runs `req` on a worker thread, which prints the info lines and the
-    /// `bestmove` (any legal move, should the search panic).
+    /// Runs `req` on the thread pool, whose worker 0 prints the info lines
+    /// and the `bestmove` (any legal move, should the search panic). Threads
+    /// start or end here only when `Threads` changed.
     fn start_search(&mut self, req: SearchRequest) {
         self.signals.reset(req.limits.ponder, req.limits.infinite);
-        let tt = Arc::clone(&self.tt);
-        let signals = Arc::clone(&self.signals);
-        let answered = Arc::new(AtomicBool::new(false));
-        let answered_by_worker = Arc::clone(&answered);
-        let mut histories = std::mem::take(&mut self.histories);
+        if self.pool.threads() != req.threads {
+            self.pool.set_threads(req.threads);
+        }
+        self.answered.store(false, Ordering::SeqCst);
+        let answered = Arc::clone(&self.answered);
+        let chess960 = req.chess960;
+        let root = req.root;
         // `UCI_ShowWDL`: the shares follow from the score and the root's
         // material.
         let wdl_material = self.options.show_wdl.then(|| wdl::material(&req.root));
-        let handle = std::thread::spawn(move || {
-            let chess960 = req.chess960;
-            let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                search(&req, &tt, &signals, &mut histories, &|info| {
-                    let wdl = wdl_material.map(|m| wdl::MODEL.wdl(info.score, m));
-                    say(&format_info(info, chess960, wdl))
-                })
-            }));
-            let result = searched.unwrap_or_else(|_| {
-                // Never leave the GUI without an answer.
-                report(&UciError::SearchFailed);
-                histories = vec![History::default()];
-                SearchResult::unsearched(&req.root)
-            });
-            answered_by_worker.store(true, Ordering::SeqCst);
-            say(&format_bestmove(&result, chess960));
-            (histories, result)
-        });
-        self.worker = Some(Worker { handle, answered });
+        self.pool.start(
+            req,
+            Arc::clone(&self.tt),
+            Arc::clone(&self.signals),
+            Box::new(move |info| {
+                let wdl = wdl_material.map(|m| wdl::MODEL.wdl(info.score, m));
+                say(&format_info(info, chess960, wdl))
+            }),
+            Box::new(move |searched| {
+                let result = searched.unwrap_or_else(|_| {
+                    // Never leave the GUI without an answer.
+                    report(&UciError::SearchFailed);
+                    SearchResult::unsearched(&root)
+                });
+                answered.store(true, Ordering::SeqCst);
+                say(&format_bestmove(&result, chess960));
+            }),
+        );
     }
 
     fn cmd_display(&self) {

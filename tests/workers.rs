@@ -1,0 +1,105 @@
+//! Search workers persist: a search starts no thread, and allocates only for
+//! its root moves and reports, never per node. Alone in its test binary, so
+//! the allocation count and the process's threads are this test's own.
+
+use kiln::chess::Position;
+use kiln::search::time::Limits;
+use kiln::search::tt::TranspositionTable;
+use kiln::search::{SearchRequest, Signals, ThreadPool};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// The system allocator, counting allocations.
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is passed unchanged to the system allocator, which
+// upholds `GlobalAlloc`'s contract; counting touches only an atomic. This is
+// the only way to observe allocations from inside the process.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as for `alloc` above: the caller's contract, passed on.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: `ptr` came from `System.alloc` with this layout.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The threads of this process (Linux), by id.
+fn process_threads() -> Option<Vec<String>> {
+    let mut ids: Vec<String> = std::fs::read_dir("/proc/self/task")
+        .ok()?
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    ids.sort();
+    Some(ids)
+}
+
+fn request(fen: &str, depth: i32, threads: usize) -> SearchRequest {
+    let mut req = SearchRequest::new(
+        Position::from_fen(fen).unwrap(),
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+    );
+    req.threads = threads;
+    req
+}
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+#[test]
+fn searches_start_no_thread_and_allocate_nothing_per_node() {
+    let tt = Arc::new(TranspositionTable::new(16));
+    let signals = Arc::new(Signals::default());
+
+    // Single-threaded, after a first search has grown what grows: the
+    // second allocates for its root moves and lines, not for its nodes.
+    let mut pool = ThreadPool::new(1);
+    signals.reset(false, false);
+    pool.search(&request(KIWIPETE, 6, 1), &tt, &signals, &|_| {});
+    for (fen, depth) in [(Position::STARTPOS_FEN, 11), (KIWIPETE, 9)] {
+        signals.reset(false, false);
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let result = pool.search(&request(fen, depth, 1), &tt, &signals, &|_| {});
+        let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        assert!(result.nodes > 50_000, "{fen}: only {} nodes", result.nodes);
+        // One allocation per node would be at least 100 times this.
+        assert!(
+            allocations * 100 < result.nodes as usize,
+            "{fen}: {allocations} allocations for {} nodes",
+            result.nodes
+        );
+    }
+
+    // With helpers: the same threads, searched on twice.
+    let mut pool = ThreadPool::new(3);
+    let ids = pool.thread_ids();
+    let threads_before = process_threads();
+    for _ in 0..2 {
+        signals.reset(false, false);
+        let result = pool.search(&request(KIWIPETE, 8, 3), &tt, &signals, &|_| {});
+        assert!(!result.best.is_null());
+        assert_eq!(pool.thread_ids(), ids);
+        if let Some(before) = &threads_before {
+            assert_eq!(process_threads().as_ref(), Some(before));
+        }
+    }
+}
