@@ -11,7 +11,7 @@ fn main() {
     record_target_features();
 }
 
-/// The network the binary carries (committed; see `networks/README.md`).
+/// The network the binary carries (committed; see `docs/network.md`).
 const NETWORK: &str = "networks/kiln-4.nnue";
 
 /// Checks the committed network and embeds it; a damaged or mismatched

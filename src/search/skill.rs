@@ -24,8 +24,8 @@
 //!    `SKILL_TEMPERATURE_BASE + SKILL_TEMPERATURE_MARGIN · weakness`, where
 //!    the weakness runs from 0 at `SKILL_MAX_ELO` to 1 at `SKILL_MIN_ELO`
 //!    (27 cp at 2400, 43 at 2000, 60 at 1600, 77 at 1200); the cap is
-//!    `SKILL_LOSS_FACTOR` temperatures. (Calibrated by games, see the
-//!    README: a first mapping, temperature 0..120 cp, cap 0..300 cp and
+//!    `SKILL_LOSS_FACTOR` temperatures. (Calibrated by games, see
+//!    docs/strength-limits.md: a first mapping, temperature 0..120 cp, cap 0..300 cp and
 //!    64 nodes doubling every 150 points, lost every game at 1200 and 1600
 //!    against full strength at depth 6 or 7; this one spreads the levels.)
 //!

@@ -6,7 +6,7 @@
 Every `go ...` line (but `go perft`) reaches ENGINE as `go nodes NODES`;
 everything else passes through both ways unchanged. It gives a match a
 fixed opponent while the engine under test keeps its own limits (the
-UCI_Elo calibration in the README: `--engine-b "python3
+UCI_Elo calibration in docs/strength-limits.md: `--engine-b "python3
 tests/data/fixed_nodes_engine.py 10000 target/release/kiln"`, with a
 generous clock for both so only the limited engine's own budget binds).
 """
