@@ -6,7 +6,8 @@
 //! `position` command with a malformed FEN or an illegal move leaves the
 //! position **unchanged** (the whole command is rejected).
 //!
-//! - `options`: the option table (listing, defaults, parsing);
+//! - `options`: the options, declared once (listing, defaults, parsing,
+//!   typed values, the effect of a change);
 //! - `parse`: the pure parsers of `position` and `go`;
 //! - `error`: what can be rejected, as `UciError`;
 //! - `output`: `info` lines, scores and error lines.
@@ -31,7 +32,11 @@ use crate::syzygy::Tablebases;
 use crate::tools::bench::MAX_BENCH_DEPTH;
 use crate::tools::perft::MAX_PERFT_DEPTH;
 pub use error::{BookFailure, UciError};
-use options::{OptionId, OptionValue, Options};
+use options::{
+    Effect, OptionValue, Options, BOOK_DEPTH, CHESS960, ELO, EVAL_FILE, HASH, LIMIT_STRENGTH,
+    MOVE_OVERHEAD, MULTI_PV, OWN_BOOK, SHOW_WDL, SKILL_LEVEL, SYZYGY_PROBE_LIMIT, THREADS,
+    USE_NNUE,
+};
 use output::{format_bestmove, format_error, format_info};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -189,14 +194,15 @@ impl Engine {
 
     /// Makes the table the size the `Hash` option asks for (never mid-search).
     fn ensure_hash(&mut self) {
-        if self.tt.size_mb() != self.options.hash_mb && !self.searching() {
+        let hash_mb = self.options.spin(HASH);
+        if self.tt.size_mb() != hash_mb && !self.searching() {
             self.join_worker();
             match Arc::get_mut(&mut self.tt) {
-                Some(tt) => tt.resize(self.options.hash_mb),
+                Some(tt) => tt.resize(hash_mb),
                 None => {
                     // Free the old table before the new one is allocated.
                     self.tt = Arc::new(TranspositionTable::placeholder());
-                    self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+                    self.tt = Arc::new(TranspositionTable::new(hash_mb));
                 }
             }
         }
@@ -265,75 +271,76 @@ impl Engine {
 
     fn cmd_setoption(&mut self, args: &[&str]) -> Result<(), UciError> {
         let (spec, value) = options::parse_setoption(args)?;
-        let refused_during_search = matches!(
-            spec.id,
-            OptionId::Hash
-                | OptionId::ClearHash
-                | OptionId::Threads
-                | OptionId::SyzygyPath
-                | OptionId::UseNnue
-                | OptionId::EvalFile
-        );
-        if refused_during_search && self.searching() {
-            return Err(UciError::OptionDuringSearch(spec.name));
+        if let Some(effect) = spec.effect {
+            if effect.waits_for_search() && self.searching() {
+                return Err(UciError::OptionDuringSearch(spec.name));
+            }
+            self.apply(effect, &value)?;
         }
-        match (spec.id, &value) {
-            (OptionId::Hash, OptionValue::Spin(mb)) => {
+        self.options.set(spec, &value);
+        Ok(())
+    }
+
+    /// Does what a change of option does besides storing the value, which
+    /// is stored after; an error leaves the option as it was.
+    fn apply(&mut self, effect: Effect, value: &OptionValue) -> Result<(), UciError> {
+        match (effect, value) {
+            (Effect::ResizeHash, &OptionValue::Spin(mb)) => {
                 // The current table is freed before the new one is made.
                 if let Some(free_mb) = available_memory_mb() {
                     let available_mb = free_mb + self.tt.size_mb() as u64;
-                    if *mb as u64 > available_mb * 9 / 10 {
-                        return Err(UciError::HashTooLarge {
-                            mb: *mb,
-                            available_mb,
-                        });
+                    if mb as u64 > available_mb * 9 / 10 {
+                        return Err(UciError::HashTooLarge { mb, available_mb });
                     }
                 }
-                self.resize_hash(*mb as usize)?;
-                self.options.set(spec, &value);
+                self.resize_hash(mb as usize)
             }
-            (OptionId::ClearHash, _) => {
+            (Effect::ClearHash, _) => {
                 self.join_worker();
                 if let Some(tt) = Arc::get_mut(&mut self.tt) {
                     tt.clear();
                 }
+                Ok(())
             }
-            (OptionId::BookFile, OptionValue::Text(path)) => {
-                if path.is_empty() {
-                    self.book = Book::embedded();
-                    say("info string using the embedded book");
-                } else {
-                    let book = Book::from_file(path)
-                        .map_err(|e| UciError::Book(BookFailure(Arc::new(e))))?;
-                    let format = if book.is_polyglot() {
-                        "polyglot book"
-                    } else {
-                        "book"
-                    };
-                    say(&format!(
-                        "info string loaded {format} '{}' with {} entries",
-                        error::echo(path),
-                        book.len()
-                    ));
-                    self.book = book;
-                }
-                self.options.set(spec, &value);
-            }
-            (OptionId::SyzygyPath, OptionValue::Text(path)) => {
-                self.load_tablebases(path)?;
-                self.options.set(spec, &value);
-            }
-            (OptionId::EvalFile, OptionValue::Text(path)) => {
+            // The next search starts that many threads (`search_request`).
+            (Effect::SetThreads, _) => Ok(()),
+            (Effect::LoadBook, OptionValue::Text(path)) => self.load_book(path),
+            (Effect::LoadTablebases, OptionValue::Text(path)) => self.load_tablebases(path),
+            (Effect::LoadNetwork, OptionValue::Text(path)) => {
                 self.load_network(path)?;
-                self.options.set(spec, &value);
                 self.forget_searches();
+                Ok(())
             }
-            (OptionId::UseNnue, _) => {
-                self.options.set(spec, &value);
+            (Effect::SwitchEvaluation, _) => {
                 self.forget_searches();
+                Ok(())
             }
-            _ => self.options.set(spec, &value),
+            // Each effect is declared with the type of option it takes
+            // (checked when the crate is built), and the value is of that
+            // type.
+            _ => Ok(()),
         }
+    }
+
+    /// Loads the book file at `path` (the embedded book when empty).
+    fn load_book(&mut self, path: &str) -> Result<(), UciError> {
+        if path.is_empty() {
+            self.book = Book::embedded();
+            say("info string using the embedded book");
+            return Ok(());
+        }
+        let book = Book::from_file(path).map_err(|e| UciError::Book(BookFailure(Arc::new(e))))?;
+        let format = if book.is_polyglot() {
+            "polyglot book"
+        } else {
+            "book"
+        };
+        say(&format!(
+            "info string loaded {format} '{}' with {} entries",
+            error::echo(path),
+            book.len()
+        ));
+        self.book = book;
         Ok(())
     }
 
@@ -377,7 +384,7 @@ impl Engine {
 
     /// The evaluation the options choose.
     fn eval_choice(&self) -> EvalChoice {
-        match (&self.loaded_network, self.options.use_nnue) {
+        match (&self.loaded_network, self.options.check(USE_NNUE)) {
             (_, false) => EvalChoice::Classical,
             (Some(net), true) => EvalChoice::Loaded(Arc::clone(net)),
             (None, true) => EvalChoice::Embedded,
@@ -434,8 +441,9 @@ impl Engine {
     }
 
     fn cmd_position(&mut self, args: &[&str]) -> Result<(), UciError> {
-        let (position, keys) = parse::parse_position(args, self.options.chess960)?;
-        if !self.options.chess960 && position.castling_is_chess960() {
+        let chess960 = self.options.check(CHESS960);
+        let (position, keys) = parse::parse_position(args, chess960)?;
+        if !chess960 && position.castling_is_chess960() {
             say("info string warning: this position has Chess960 castling rights; set UCI_Chess960 to true, or castling moves are written as the king's move (e.g. d1g1)");
         }
         self.position = position;
@@ -448,10 +456,10 @@ impl Engine {
     /// (not an analysis or a restricted `searchmoves` search), within
     /// `BookDepth`.
     fn book_move(&mut self, limits: &Limits, searchmoves: &[Move]) -> Option<Move> {
-        if !self.options.own_book
+        if !self.options.check(OWN_BOOK)
             || limits.is_analysis()
             || !searchmoves.is_empty()
-            || self.position.game_ply() >= self.options.book_depth
+            || self.position.game_ply() >= self.options.spin(BOOK_DEPTH)
         {
             return None;
         }
@@ -473,7 +481,8 @@ impl Engine {
         if !self.position_set {
             say("info string go before position; searching the start position");
         }
-        let (go, errors) = parse::parse_go(args, &self.position, self.options.chess960);
+        let chess960 = self.options.check(CHESS960);
+        let (go, errors) = parse::parse_go(args, &self.position, chess960);
         for error in &errors {
             report(error);
         }
@@ -484,7 +493,7 @@ impl Engine {
             ));
         }
         if let Some(mv) = self.book_move(&limits, &go.searchmoves) {
-            let text = mv.to_uci(self.options.chess960);
+            let text = mv.to_uci(chess960);
             say(&format!("info string book move {text}"));
             say(&format!("bestmove {text}"));
             return Ok(());
@@ -498,9 +507,9 @@ impl Engine {
     /// The search `go` asks for, with the options and the game so far.
     fn search_request(&mut self, limits: Limits, searchmoves: Vec<Move>) -> SearchRequest {
         let skill = limited_elo(
-            self.options.limit_strength,
-            self.options.elo,
-            self.options.skill_level,
+            self.options.check(LIMIT_STRENGTH),
+            self.options.spin(ELO),
+            self.options.spin(SKILL_LEVEL),
         )
         .map(|elo| Skill::new(elo, self.rng.next_u64()));
         SearchRequest {
@@ -508,12 +517,12 @@ impl Engine {
             game_keys: self.game_keys.clone(),
             limits,
             searchmoves,
-            multipv: self.options.multipv,
-            threads: self.options.threads,
-            move_overhead_ms: self.options.move_overhead_ms,
-            chess960: self.options.chess960,
+            multipv: self.options.spin(MULTI_PV),
+            threads: self.options.spin(THREADS),
+            move_overhead_ms: self.options.spin(MOVE_OVERHEAD),
+            chess960: self.options.check(CHESS960),
             tablebases: self.tablebases.clone(),
-            syzygy_probe_limit: self.options.syzygy_probe_limit,
+            syzygy_probe_limit: self.options.spin(SYZYGY_PROBE_LIMIT),
             skill,
             eval: self.eval_choice(),
         }
@@ -530,7 +539,10 @@ impl Engine {
         let mut histories = std::mem::take(&mut self.histories);
         // `UCI_ShowWDL`: the shares follow from the score and the root's
         // material.
-        let wdl_material = self.options.show_wdl.then(|| wdl::material(&req.root));
+        let wdl_material = self
+            .options
+            .check(SHOW_WDL)
+            .then(|| wdl::material(&req.root));
         let handle = std::thread::spawn(move || {
             let chess960 = req.chess960;
             let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -560,7 +572,10 @@ impl Engine {
         let b = eval::breakdown(&self.position);
         say(&b.to_string());
         let (net, source): (&Network, String) = match &self.loaded_network {
-            Some(net) => (net, format!("'{}'", error::echo(&self.options.eval_file))),
+            Some(net) => (
+                net,
+                format!("'{}'", error::echo(self.options.text(EVAL_FILE))),
+            ),
             None => (&nnue::EMBEDDED, nnue::NETWORK_FILE.to_string()),
         };
         let network_eval = net.evaluate(&self.position);
@@ -568,7 +583,8 @@ impl Engine {
             "NNUE evaluation: {network_eval} (side to move, network {source}, {} kernels)",
             nnue::Kernels::detect().name()
         ));
-        let (used, which) = if !self.options.use_nnue {
+        let use_nnue = self.options.check(USE_NNUE);
+        let (used, which) = if !use_nnue {
             (b.total, "classical")
         } else if eval::is_mating_ending(&self.position) {
             (b.total, "classical: bare king against mating material")
@@ -576,8 +592,7 @@ impl Engine {
             (network_eval, "NNUE")
         };
         say(&format!(
-            "Final evaluation: {used} (side to move, {which}; UseNNUE {})",
-            self.options.use_nnue
+            "Final evaluation: {used} (side to move, {which}; UseNNUE {use_nnue})"
         ));
     }
 
@@ -627,7 +642,7 @@ impl Engine {
         crate::tools::perft::run_divide(
             &self.position,
             depth,
-            self.options.chess960,
+            self.options.check(CHESS960),
             &mut std::io::stdout(),
         );
         Ok(())
