@@ -1,5 +1,8 @@
 //! The UCI protocol: the only place that reads stdin. Searches run on a
 //! worker thread, so `stop`, `isready` and `quit` are answered while one runs.
+//! Every reply, from either thread, goes to the engine's `Sink` as a
+//! `Reply` value (`Engine::with_sink`); the default sink prints it on
+//! stdout, and nothing here prints otherwise.
 //!
 //! Bad input never stops the engine: it is answered with
 //! `info string error: ...` and the state stays as it was. In particular a
@@ -10,12 +13,14 @@
 //!   typed values, the effect of a change);
 //! - `parse`: the pure parsers of `position` and `go`;
 //! - `error`: what can be rejected, as `UciError`;
-//! - `output`: `info` lines, scores and error lines.
+//! - `output`: `Reply`, what the engine says, and its UCI text;
+//! - `sink`: where replies go (`Sink`, `Stdout`).
 
 pub mod error;
 pub mod options;
 pub mod output;
 pub mod parse;
+pub mod sink;
 
 use crate::book::Book;
 use crate::chess::{Move, Position};
@@ -37,7 +42,9 @@ use options::{
     MOVE_OVERHEAD, MULTI_PV, OWN_BOOK, SHOW_WDL, SKILL_LEVEL, SYZYGY_PROBE_LIMIT, THREADS,
     USE_NNUE,
 };
-use output::{format_bestmove, format_error, format_info};
+pub use output::Reply;
+use sink::TextLines;
+pub use sink::{Sink, Stdout};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -73,15 +80,8 @@ pub struct Engine {
     loaded_network: Option<Arc<Network>>,
     /// Book-move rolls and skill seeds.
     rng: Rng,
-}
-
-fn say(line: &str) {
-    println!("{line}");
-}
-
-/// The one place errors are printed.
-fn report(error: &UciError) {
-    say(&format_error(error));
+    /// Where every reply goes.
+    sink: Arc<dyn Sink>,
 }
 
 impl Default for Engine {
@@ -91,7 +91,13 @@ impl Default for Engine {
 }
 
 impl Engine {
+    /// An engine that prints its replies on stdout.
     pub fn new() -> Engine {
+        Engine::with_sink(Arc::new(Stdout))
+    }
+
+    /// An engine that sends every reply to `sink`.
+    pub fn with_sink(sink: Arc<dyn Sink>) -> Engine {
         Engine {
             position: Position::startpos(),
             game_keys: Vec::new(),
@@ -107,7 +113,22 @@ impl Engine {
             tablebases: None,
             loaded_network: None,
             rng: Rng::new(time_seed()),
+            sink,
         }
+    }
+
+    fn say(&self, reply: Reply) {
+        self.sink.emit(reply);
+    }
+
+    /// A note for the user (`info string ...`).
+    fn note(&self, text: impl Into<String>) {
+        self.say(Reply::Message(text.into()));
+    }
+
+    /// The one place errors are reported.
+    fn report(&self, error: UciError) {
+        self.say(Reply::Error(error));
     }
 
     /// Reads commands from stdin until `quit` or end of input.
@@ -154,7 +175,7 @@ impl Engine {
             }
             "isready" => {
                 self.ensure_hash();
-                say("readyok");
+                self.say(Reply::ReadyOk);
                 Ok(())
             }
             "ucinewgame" => {
@@ -187,7 +208,7 @@ impl Engine {
             _ => Err(UciError::UnknownCommand(line.trim().to_string())),
         };
         if let Err(error) = outcome {
-            report(&error);
+            self.report(error);
         }
         true
     }
@@ -247,7 +268,7 @@ impl Engine {
             match worker.handle.join() {
                 Ok((histories, _)) => self.histories = histories,
                 Err(_) => {
-                    report(&UciError::SearchFailed);
+                    self.report(UciError::SearchFailed);
                     self.histories = vec![History::default()];
                 }
             }
@@ -255,12 +276,14 @@ impl Engine {
     }
 
     fn cmd_uci(&self) {
-        say(&format!("id name Kiln {}", env!("CARGO_PKG_VERSION")));
-        say("id author the Kiln developers");
+        self.say(Reply::Id {
+            name: concat!("Kiln ", env!("CARGO_PKG_VERSION")),
+            author: "the Kiln developers",
+        });
         for spec in options::all() {
-            say(&spec.uci_line());
+            self.say(Reply::Option(spec));
         }
-        say("uciok");
+        self.say(Reply::UciOk);
     }
 
     fn cmd_ucinewgame(&mut self) {
@@ -326,7 +349,7 @@ impl Engine {
     fn load_book(&mut self, path: &str) -> Result<(), UciError> {
         if path.is_empty() {
             self.book = Book::embedded();
-            say("info string using the embedded book");
+            self.note("using the embedded book");
             return Ok(());
         }
         let book = Book::from_file(path).map_err(|e| UciError::Book(BookFailure(Arc::new(e))))?;
@@ -335,8 +358,8 @@ impl Engine {
         } else {
             "book"
         };
-        say(&format!(
-            "info string loaded {format} '{}' with {} entries",
+        self.note(format!(
+            "loaded {format} '{}' with {} entries",
             error::echo(path),
             book.len()
         ));
@@ -362,18 +385,15 @@ impl Engine {
     fn load_network(&mut self, path: &str) -> Result<(), UciError> {
         if path.is_empty() {
             self.loaded_network = None;
-            say(&format!(
-                "info string using the embedded network {}",
-                nnue::NETWORK_FILE
-            ));
+            self.note(format!("using the embedded network {}", nnue::NETWORK_FILE));
             return Ok(());
         }
         let net = Network::from_file(path.as_ref()).map_err(|e| UciError::EvalFile {
             path: path.to_string(),
             reason: e.to_string(),
         })?;
-        say(&format!(
-            "info string loaded network '{}' ({} hidden neurons, {} output buckets)",
+        self.note(format!(
+            "loaded network '{}' ({} hidden neurons, {} output buckets)",
             error::echo(path),
             nnue::HIDDEN,
             net.buckets
@@ -400,7 +420,7 @@ impl Engine {
         self.join_worker();
         if path.is_empty() {
             self.tablebases = None;
-            say("info string tablebases off");
+            self.note("tablebases off");
             return Ok(());
         }
         let files = crate::syzygy::scan(path).map_err(UciError::Syzygy)?;
@@ -408,8 +428,8 @@ impl Engine {
         let previous = self.tablebases.take().map(|t| t.files().clone());
         let tables = match Tablebases::open(files) {
             None => {
-                say(&format!(
-                    "info string no tablebase files found in '{}'; tablebases off",
+                self.note(format!(
+                    "no tablebase files found in '{}'; tablebases off",
                     error::echo(path)
                 ));
                 return Ok(());
@@ -429,8 +449,8 @@ impl Engine {
         } else {
             String::new()
         };
-        say(&format!(
-            "info string found {} tablebase files ({} WDL, {} DTZ), up to {} pieces{skipped}",
+        self.note(format!(
+            "found {} tablebase files ({} WDL, {} DTZ), up to {} pieces{skipped}",
             found.wdl.len() + found.dtz.len(),
             found.wdl.len(),
             found.dtz.len(),
@@ -444,7 +464,7 @@ impl Engine {
         let chess960 = self.options.check(CHESS960);
         let (position, keys) = parse::parse_position(args, chess960)?;
         if !chess960 && position.castling_is_chess960() {
-            say("info string warning: this position has Chess960 castling rights; set UCI_Chess960 to true, or castling moves are written as the king's move (e.g. d1g1)");
+            self.note("warning: this position has Chess960 castling rights; set UCI_Chess960 to true, or castling moves are written as the king's move (e.g. d1g1)");
         }
         self.position = position;
         self.game_keys = keys;
@@ -469,7 +489,7 @@ impl Engine {
 
     fn cmd_go(&mut self, args: &[&str]) -> Result<(), UciError> {
         if self.searching() {
-            say("info string a search is already running; stopping it first");
+            self.note("a search is already running; stopping it first");
             self.stop_search();
         }
         // A search that answered on its own may still have a thread to join.
@@ -479,23 +499,21 @@ impl Engine {
             return self.cmd_perft(&args[1..]);
         }
         if !self.position_set {
-            say("info string go before position; searching the start position");
+            self.note("go before position; searching the start position");
         }
         let chess960 = self.options.check(CHESS960);
         let (go, errors) = parse::parse_go(args, &self.position, chess960);
-        for error in &errors {
-            report(error);
+        for error in errors {
+            self.report(error);
         }
         let mut limits = go.limits;
         if limits.fill_in_missing_clock(self.position.side_to_move().index()) {
-            say(&format!(
-                "info string no clock for the side to move; searching {NO_CLOCK_MOVETIME_MS} ms"
+            self.note(format!(
+                "no clock for the side to move; searching {NO_CLOCK_MOVETIME_MS} ms"
             ));
         }
         if let Some(mv) = self.book_move(&limits, &go.searchmoves) {
-            let text = mv.to_uci(chess960);
-            say(&format!("info string book move {text}"));
-            say(&format!("bestmove {text}"));
+            self.say(Reply::BookMove { mv, chess960 });
             return Ok(());
         }
 
@@ -528,8 +546,8 @@ impl Engine {
         }
     }
 
-    /// Runs `req` on a worker thread, which prints the info lines and the
-    /// `bestmove` (any legal move, should the search panic).
+    /// Runs `req` on a worker thread, which sends the search reports and
+    /// the `bestmove` (any legal move, should the search panic) to the sink.
     fn start_search(&mut self, req: SearchRequest) {
         self.signals.reset(req.limits.ponder, req.limits.infinite);
         let tt = Arc::clone(&self.tt);
@@ -543,34 +561,42 @@ impl Engine {
             .options
             .check(SHOW_WDL)
             .then(|| wdl::material(&req.root));
+        let sink = Arc::clone(&self.sink);
         let handle = std::thread::spawn(move || {
             let chess960 = req.chess960;
             let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 search(&req, &tt, &signals, &mut histories, &|info| {
                     let wdl = wdl_material.map(|m| wdl::MODEL.wdl(info.score, m));
-                    say(&format_info(info, chess960, wdl))
+                    sink.emit(Reply::Info {
+                        info: info.clone(),
+                        wdl,
+                        chess960,
+                    })
                 })
             }));
             let result = searched.unwrap_or_else(|_| {
                 // Never leave the GUI without an answer.
-                report(&UciError::SearchFailed);
+                sink.emit(Reply::Error(UciError::SearchFailed));
                 histories = vec![History::default()];
                 SearchResult::unsearched(&req.root)
             });
             answered_by_worker.store(true, Ordering::SeqCst);
-            say(&format_bestmove(&result, chess960));
+            sink.emit(Reply::BestMove {
+                result: result.clone(),
+                chess960,
+            });
             (histories, result)
         });
         self.worker = Some(Worker { handle, answered });
     }
 
     fn cmd_display(&self) {
-        say(&self.position.diagram().to_string());
+        self.say(Reply::Text(self.position.diagram().to_string()));
     }
 
     fn cmd_eval(&self) {
         let b = eval::breakdown(&self.position);
-        say(&b.to_string());
+        self.say(Reply::Text(b.to_string()));
         let (net, source): (&Network, String) = match &self.loaded_network {
             Some(net) => (
                 net,
@@ -579,10 +605,10 @@ impl Engine {
             None => (&nnue::EMBEDDED, nnue::NETWORK_FILE.to_string()),
         };
         let network_eval = net.evaluate(&self.position);
-        say(&format!(
+        self.say(Reply::Text(format!(
             "NNUE evaluation: {network_eval} (side to move, network {source}, {} kernels)",
             nnue::Kernels::detect().name()
-        ));
+        )));
         let use_nnue = self.options.check(USE_NNUE);
         let (used, which) = if !use_nnue {
             (b.total, "classical")
@@ -591,9 +617,9 @@ impl Engine {
         } else {
             (network_eval, "NNUE")
         };
-        say(&format!(
+        self.say(Reply::Text(format!(
             "Final evaluation: {used} (side to move, {which}; UseNNUE {use_nnue})"
-        ));
+        )));
     }
 
     fn cmd_bench(&mut self, args: &[&str]) -> Result<(), UciError> {
@@ -614,7 +640,8 @@ impl Engine {
                 }
             },
         };
-        crate::tools::bench::run(depth, threads, &self.eval_choice(), &mut std::io::stdout());
+        let mut out = TextLines::new(self.sink.as_ref());
+        crate::tools::bench::run(depth, threads, &self.eval_choice(), &mut out);
         Ok(())
     }
 
@@ -631,7 +658,7 @@ impl Engine {
             })?),
         };
         for fen in crate::datagen::genfens(request.count, request.seed, book.as_deref()) {
-            say(&format!("info string genfens {fen}"));
+            self.note(format!("genfens {fen}"));
         }
         Ok(())
     }
@@ -639,11 +666,12 @@ impl Engine {
     fn cmd_perft(&mut self, args: &[&str]) -> Result<(), UciError> {
         self.stop_search();
         let depth = parse::parse_depth("perft", args.first().copied(), 0, MAX_PERFT_DEPTH)?;
+        let mut out = TextLines::new(self.sink.as_ref());
         crate::tools::perft::run_divide(
             &self.position,
             depth,
             self.options.check(CHESS960),
-            &mut std::io::stdout(),
+            &mut out,
         );
         Ok(())
     }
@@ -655,4 +683,261 @@ fn available_memory_mb() -> Option<u64> {
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::movegen::legal_moves;
+    use std::sync::mpsc::{channel, Receiver};
+    use std::time::{Duration, Instant};
+
+    /// An engine whose replies come out of the receiver, with a small table.
+    fn engine() -> (Engine, Receiver<Reply>) {
+        let (sender, receiver) = channel();
+        let mut engine = Engine::with_sink(Arc::new(sender));
+        engine.handle("setoption name Hash value 1");
+        assert_eq!(replies(&receiver), []);
+        (engine, receiver)
+    }
+
+    /// The replies made so far.
+    fn replies(receiver: &Receiver<Reply>) -> Vec<Reply> {
+        receiver.try_iter().collect()
+    }
+
+    /// The replies up to and with the first `bestmove`, which must come
+    /// within a minute.
+    fn until_bestmove(receiver: &Receiver<Reply>) -> Vec<Reply> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let reply = receiver
+                .recv_timeout(left)
+                .unwrap_or_else(|e| panic!("no bestmove ({e}) after {got:?}"));
+            let done = matches!(reply, Reply::BestMove { .. } | Reply::BookMove { .. });
+            got.push(reply);
+            if done {
+                return got;
+            }
+        }
+    }
+
+    fn texts(replies: &[Reply]) -> Vec<String> {
+        replies.iter().map(Reply::to_string).collect()
+    }
+
+    #[test]
+    fn uci_lists_the_identity_and_every_option_as_before() {
+        let (mut engine, receiver) = engine();
+        engine.handle("uci");
+        let got = texts(&replies(&receiver)).join("\n");
+        let listing = format!(
+            "id name Kiln {}
+id author the Kiln developers
+option name Hash type spin default 16 min 1 max 65536
+option name Threads type spin default 1 min 1 max 1024
+option name Move Overhead type spin default 20 min 0 max 5000
+option name Clear Hash type button
+option name Ponder type check default false
+option name MultiPV type spin default 1 min 1 max 256
+option name UCI_ShowWDL type check default false
+option name UCI_LimitStrength type check default false
+option name UCI_Elo type spin default 2800 min 1000 max 2800
+option name Skill Level type spin default 20 min 0 max 20
+option name UCI_Chess960 type check default false
+option name OwnBook type check default true
+option name BookDepth type spin default 24 min 0 max 200
+option name BookFile type string default <empty>
+option name SyzygyPath type string default <empty>
+option name SyzygyProbeLimit type spin default 7 min 0 max 7
+option name UseNNUE type check default true
+option name EvalFile type string default <empty>",
+            env!("CARGO_PKG_VERSION")
+        );
+        // A tune build lists the search parameters between the options
+        // and `uciok`.
+        #[cfg(not(feature = "tune"))]
+        assert_eq!(got, format!("{listing}\nuciok"));
+        #[cfg(feature = "tune")]
+        assert!(got.starts_with(&format!("{listing}\n")) && got.ends_with("\nuciok"));
+    }
+
+    #[test]
+    fn a_search_sends_its_reports_and_a_legal_bestmove() {
+        let (mut engine, receiver) = engine();
+        engine.handle("isready");
+        assert_eq!(replies(&receiver), [Reply::ReadyOk]);
+        engine.handle("position startpos moves e2e4");
+        engine.handle("go depth 3");
+        let got = until_bestmove(&receiver);
+        let (last, reports) = got.split_last().unwrap();
+        let after_e4 = parse::parse_position(&["startpos", "moves", "e2e4"], false)
+            .unwrap()
+            .0;
+        let best = last.best_move().expect("a move");
+        assert!(legal_moves(&after_e4).iter().any(|m| m == best), "{last}");
+        assert!(last
+            .to_string()
+            .starts_with(&format!("bestmove {}", best.to_uci(false))));
+        let depths: Vec<i32> = reports
+            .iter()
+            .map(|r| match r {
+                Reply::Info {
+                    info, wdl: None, ..
+                } => info.depth,
+                other => panic!("not a report: {other}"),
+            })
+            .collect();
+        assert_eq!(depths.last(), Some(&3), "{got:?}");
+        assert!(texts(reports).iter().all(|t| t.starts_with("info depth ")));
+    }
+
+    #[test]
+    fn show_wdl_gives_the_reports_their_shares() {
+        let (mut engine, receiver) = engine();
+        engine.handle("setoption name UCI_ShowWDL value true");
+        engine.handle("position startpos");
+        engine.handle("go depth 2");
+        let got = until_bestmove(&receiver);
+        for reply in &got[..got.len() - 1] {
+            let Reply::Info { wdl: Some(w), .. } = reply else {
+                panic!("no shares: {reply}");
+            };
+            assert_eq!(w.win + w.draw + w.loss, 1000);
+            assert!(reply.to_string().contains(" wdl "));
+        }
+    }
+
+    #[test]
+    fn a_bad_fen_is_an_error_and_leaves_the_position() {
+        let (mut engine, receiver) = engine();
+        engine.handle("position startpos moves e2e4");
+        engine.handle("position fen 8/8/8 w - - 0 1");
+        let got = replies(&receiver);
+        assert!(
+            matches!(got[..], [Reply::Error(UciError::Fen(_))]),
+            "{got:?}"
+        );
+        assert!(got[0].to_string().starts_with("info string error: "));
+        engine.handle("d");
+        let shown = texts(&replies(&receiver)).concat();
+        assert!(shown.contains("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq"));
+    }
+
+    #[test]
+    fn options_reach_the_engine_and_bad_values_are_errors() {
+        let (mut engine, receiver) = engine();
+        engine.handle("setoption name Hash value 4");
+        engine.handle("isready");
+        assert_eq!(replies(&receiver), [Reply::ReadyOk]);
+        assert_eq!(engine.tt.size_mb(), 4);
+        assert_eq!(engine.options.spin(HASH), 4);
+        engine.handle("setoption name Hash value 0");
+        engine.handle("setoption name Hash value x");
+        engine.handle("setoption name BookFile value /nonexistent/book.txt");
+        let got = replies(&receiver);
+        assert!(
+            matches!(
+                got[..],
+                [
+                    Reply::Error(UciError::OptionOutOfRange { name: "Hash", .. }),
+                    Reply::Error(UciError::OptionNotANumber { name: "Hash", .. }),
+                    Reply::Error(UciError::Book(_)),
+                ]
+            ),
+            "{got:?}"
+        );
+        assert_eq!((engine.tt.size_mb(), engine.options.spin(HASH)), (4, 4));
+        assert_eq!(engine.options.text(options::BOOK_FILE), "");
+        engine.handle("setoption name BookFile value <empty>");
+        assert_eq!(
+            replies(&receiver),
+            [Reply::Message("using the embedded book".into())]
+        );
+    }
+
+    #[test]
+    fn options_a_search_uses_wait_for_it_and_the_book_does_not() {
+        let (mut engine, receiver) = engine();
+        engine.handle("position startpos");
+        engine.handle("go infinite");
+        engine.handle("setoption name Hash value 2");
+        engine.handle("setoption name Threads value 2");
+        engine.handle("setoption name BookFile value <empty>");
+        engine.handle("stop");
+        let got = until_bestmove(&receiver);
+        let notes: Vec<&Reply> = got
+            .iter()
+            .filter(|r| !matches!(r, Reply::Info { .. } | Reply::BestMove { .. }))
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                &Reply::Error(UciError::OptionDuringSearch("Hash")),
+                &Reply::Error(UciError::OptionDuringSearch("Threads")),
+                &Reply::Message("using the embedded book".into()),
+            ]
+        );
+        assert_eq!(
+            (engine.options.spin(HASH), engine.options.spin(THREADS)),
+            (1, 1)
+        );
+    }
+
+    #[test]
+    fn a_game_move_may_come_from_the_book() {
+        let (mut engine, receiver) = engine();
+        engine.handle("position startpos");
+        engine.handle("go wtime 1000 btime 1000");
+        let got = until_bestmove(&receiver);
+        let [Reply::BookMove {
+            mv,
+            chess960: false,
+        }] = got[..]
+        else {
+            panic!("not a book move: {got:?}");
+        };
+        let text = mv.to_uci(false);
+        assert_eq!(
+            got[0].to_string(),
+            format!("info string book move {text}\nbestmove {text}")
+        );
+        engine.handle("setoption name OwnBook value false");
+        engine.handle("go wtime 1000 btime 1000");
+        let got = until_bestmove(&receiver);
+        assert!(
+            matches!(got.last(), Some(Reply::BestMove { .. })),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn tool_output_arrives_as_lines_of_text() {
+        let (mut engine, receiver) = engine();
+        engine.handle("perft 1");
+        let got = texts(&replies(&receiver));
+        assert_eq!(got.len(), 20 + 3, "{got:?}");
+        assert!(got[..20].iter().all(|l| l.ends_with(": 1")));
+        assert_eq!(got[20..22], ["", "Nodes searched: 20"]);
+        assert!(got[22].starts_with("info string perft time "));
+        engine.handle("genfens 2 seed 3 book None");
+        let got = replies(&receiver);
+        assert_eq!(got.len(), 2);
+        for reply in got {
+            let Reply::Message(text) = reply else {
+                panic!("{reply}")
+            };
+            let fen = text.strip_prefix("genfens ").unwrap();
+            assert!(Position::from_fen(fen).is_ok(), "{fen}");
+        }
+        engine.handle("setoption name UseNNUE value false");
+        engine.handle("eval");
+        let got = texts(&replies(&receiver));
+        assert!(
+            got.last().unwrap().ends_with("classical; UseNNUE false)"),
+            "{got:?}"
+        );
+    }
 }
