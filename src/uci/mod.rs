@@ -1,21 +1,27 @@
 //! The UCI protocol: the only place that reads stdin. Searches run on the
 //! search's thread pool (worker 0 reports and answers), so `stop`,
-//! `isready` and `quit` are answered while one runs.
+//! `isready` and `quit` are answered while one runs. Every reply, from
+//! either thread, goes to the engine's `Sink` as a `Reply` value
+//! (`Engine::with_sink`); the default sink prints it on stdout, and nothing
+//! here prints otherwise.
 //!
 //! Bad input never stops the engine: it is answered with
 //! `info string error: ...` and the state stays as it was. In particular a
 //! `position` command with a malformed FEN or an illegal move leaves the
 //! position **unchanged** (the whole command is rejected).
 //!
-//! - `options`: the option table (listing, defaults, parsing);
+//! - `options`: the options, declared once (listing, defaults, parsing,
+//!   typed values, the effect of a change);
 //! - `parse`: the pure parsers of `position` and `go`;
 //! - `error`: what can be rejected, as `UciError`;
-//! - `output`: `info` lines, scores and error lines.
+//! - `output`: `Reply`, what the engine says, and its UCI text;
+//! - `sink`: where replies go (`Sink`, `Stdout`).
 
 pub mod error;
 pub mod options;
 pub mod output;
 pub mod parse;
+pub mod sink;
 
 use crate::book::Book;
 use crate::chess::{Move, Position};
@@ -31,8 +37,14 @@ use crate::syzygy::Tablebases;
 use crate::tools::bench::MAX_BENCH_DEPTH;
 use crate::tools::perft::MAX_PERFT_DEPTH;
 pub use error::{BookFailure, UciError};
-use options::{OptionId, OptionValue, Options};
-use output::{format_bestmove, format_error, format_info};
+use options::{
+    Effect, OptionValue, Options, BOOK_DEPTH, CHESS960, ELO, EVAL_FILE, HASH, LIMIT_STRENGTH,
+    MOVE_OVERHEAD, MULTI_PV, OWN_BOOK, SHOW_WDL, SKILL_LEVEL, SYZYGY_PROBE_LIMIT, THREADS,
+    USE_NNUE,
+};
+pub use output::Reply;
+use sink::TextLines;
+pub use sink::{Sink, Stdout};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -59,15 +71,8 @@ pub struct Engine {
     loaded_network: Option<Arc<Network>>,
     /// Book-move rolls and skill seeds.
     rng: Rng,
-}
-
-fn say(line: &str) {
-    println!("{line}");
-}
-
-/// The one place errors are printed.
-fn report(error: &UciError) {
-    say(&format_error(error));
+    /// Where every reply goes.
+    sink: Arc<dyn Sink>,
 }
 
 impl Default for Engine {
@@ -77,7 +82,13 @@ impl Default for Engine {
 }
 
 impl Engine {
+    /// An engine that prints its replies on stdout.
     pub fn new() -> Engine {
+        Engine::with_sink(Arc::new(Stdout))
+    }
+
+    /// An engine that sends every reply to `sink`.
+    pub fn with_sink(sink: Arc<dyn Sink>) -> Engine {
         Engine {
             position: Position::startpos(),
             game_keys: Vec::new(),
@@ -93,7 +104,22 @@ impl Engine {
             tablebases: None,
             loaded_network: None,
             rng: Rng::new(time_seed()),
+            sink,
         }
+    }
+
+    fn say(&self, reply: Reply) {
+        self.sink.emit(reply);
+    }
+
+    /// A note for the user (`info string ...`).
+    fn note(&self, text: impl Into<String>) {
+        self.say(Reply::Message(text.into()));
+    }
+
+    /// The one place errors are reported.
+    fn report(&self, error: UciError) {
+        self.say(Reply::Error(error));
     }
 
     /// Reads commands from stdin until `quit` or end of input.
@@ -136,7 +162,7 @@ impl Engine {
             }
             "isready" => {
                 self.ensure_hash();
-                say("readyok");
+                self.say(Reply::ReadyOk);
                 Ok(())
             }
             "ucinewgame" => {
@@ -169,21 +195,22 @@ impl Engine {
             _ => Err(UciError::UnknownCommand(line.trim().to_string())),
         };
         if let Err(error) = outcome {
-            report(&error);
+            self.report(error);
         }
         true
     }
 
     /// Makes the table the size the `Hash` option asks for (never mid-search).
     fn ensure_hash(&mut self) {
-        if self.tt.size_mb() != self.options.hash_mb && !self.searching() {
+        let hash_mb = self.options.spin(HASH);
+        if self.tt.size_mb() != hash_mb && !self.searching() {
             self.join_worker();
             match Arc::get_mut(&mut self.tt) {
-                Some(tt) => tt.resize(self.options.hash_mb),
+                Some(tt) => tt.resize(hash_mb),
                 None => {
                     // Free the old table before the new one is allocated.
                     self.tt = Arc::new(TranspositionTable::placeholder());
-                    self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+                    self.tt = Arc::new(TranspositionTable::new(hash_mb));
                 }
             }
         }
@@ -228,12 +255,14 @@ impl Engine {
     }
 
     fn cmd_uci(&self) {
-        say(&format!("id name Kiln {}", env!("CARGO_PKG_VERSION")));
-        say("id author the Kiln developers");
+        self.say(Reply::Id {
+            name: concat!("Kiln ", env!("CARGO_PKG_VERSION")),
+            author: "the Kiln developers",
+        });
         for spec in options::all() {
-            say(&spec.uci_line());
+            self.say(Reply::Option(spec));
         }
-        say("uciok");
+        self.say(Reply::UciOk);
     }
 
     fn cmd_ucinewgame(&mut self) {
@@ -244,75 +273,77 @@ impl Engine {
 
     fn cmd_setoption(&mut self, args: &[&str]) -> Result<(), UciError> {
         let (spec, value) = options::parse_setoption(args)?;
-        let refused_during_search = matches!(
-            spec.id,
-            OptionId::Hash
-                | OptionId::ClearHash
-                | OptionId::Threads
-                | OptionId::SyzygyPath
-                | OptionId::UseNnue
-                | OptionId::EvalFile
-        );
-        if refused_during_search && self.searching() {
-            return Err(UciError::OptionDuringSearch(spec.name));
+        if let Some(effect) = spec.effect {
+            if effect.waits_for_search() && self.searching() {
+                return Err(UciError::OptionDuringSearch(spec.name));
+            }
+            self.apply(effect, &value)?;
         }
-        match (spec.id, &value) {
-            (OptionId::Hash, OptionValue::Spin(mb)) => {
+        self.options.set(spec, &value);
+        Ok(())
+    }
+
+    /// Does what a change of option does besides storing the value, which
+    /// is stored after; an error leaves the option as it was.
+    fn apply(&mut self, effect: Effect, value: &OptionValue) -> Result<(), UciError> {
+        match (effect, value) {
+            (Effect::ResizeHash, &OptionValue::Spin(mb)) => {
                 // The current table is freed before the new one is made.
                 if let Some(free_mb) = available_memory_mb() {
                     let available_mb = free_mb + self.tt.size_mb() as u64;
-                    if *mb as u64 > available_mb * 9 / 10 {
-                        return Err(UciError::HashTooLarge {
-                            mb: *mb,
-                            available_mb,
-                        });
+                    if mb as u64 > available_mb * 9 / 10 {
+                        return Err(UciError::HashTooLarge { mb, available_mb });
                     }
                 }
-                self.resize_hash(*mb as usize)?;
-                self.options.set(spec, &value);
+                self.resize_hash(mb as usize)
             }
-            (OptionId::ClearHash, _) => {
-                self.join_worker();
-                if let Some(tt) = Arc::get_mut(&mut self.tt) {
-                    tt.clear();
-                }
+            // The table and what the workers learnt go together.
+            (Effect::ClearHash, _) => {
+                self.forget_searches();
+                Ok(())
             }
-            (OptionId::BookFile, OptionValue::Text(path)) => {
-                if path.is_empty() {
-                    self.book = Book::embedded();
-                    say("info string using the embedded book");
-                } else {
-                    let book = Book::from_file(path)
-                        .map_err(|e| UciError::Book(BookFailure(Arc::new(e))))?;
-                    let format = if book.is_polyglot() {
-                        "polyglot book"
-                    } else {
-                        "book"
-                    };
-                    say(&format!(
-                        "info string loaded {format} '{}' with {} entries",
-                        error::echo(path),
-                        book.len()
-                    ));
-                    self.book = book;
-                }
-                self.options.set(spec, &value);
+            // The pool changes now, not at the next `go`.
+            (Effect::SetThreads, &OptionValue::Spin(threads)) => {
+                self.pool.set_threads(threads as usize);
+                Ok(())
             }
-            (OptionId::SyzygyPath, OptionValue::Text(path)) => {
-                self.load_tablebases(path)?;
-                self.options.set(spec, &value);
-            }
-            (OptionId::EvalFile, OptionValue::Text(path)) => {
+            (Effect::LoadBook, OptionValue::Text(path)) => self.load_book(path),
+            (Effect::LoadTablebases, OptionValue::Text(path)) => self.load_tablebases(path),
+            (Effect::LoadNetwork, OptionValue::Text(path)) => {
                 self.load_network(path)?;
-                self.options.set(spec, &value);
                 self.forget_searches();
+                Ok(())
             }
-            (OptionId::UseNnue, _) => {
-                self.options.set(spec, &value);
+            (Effect::SwitchEvaluation, _) => {
                 self.forget_searches();
+                Ok(())
             }
-            _ => self.options.set(spec, &value),
+            // Each effect is declared with the type of option it takes
+            // (checked when the crate is built), and the value is of that
+            // type.
+            _ => Ok(()),
         }
+    }
+
+    /// Loads the book file at `path` (the embedded book when empty).
+    fn load_book(&mut self, path: &str) -> Result<(), UciError> {
+        if path.is_empty() {
+            self.book = Book::embedded();
+            self.note("using the embedded book");
+            return Ok(());
+        }
+        let book = Book::from_file(path).map_err(|e| UciError::Book(BookFailure(Arc::new(e))))?;
+        let format = if book.is_polyglot() {
+            "polyglot book"
+        } else {
+            "book"
+        };
+        self.note(format!(
+            "loaded {format} '{}' with {} entries",
+            error::echo(path),
+            book.len()
+        ));
+        self.book = book;
         Ok(())
     }
 
@@ -332,18 +363,15 @@ impl Engine {
     fn load_network(&mut self, path: &str) -> Result<(), UciError> {
         if path.is_empty() {
             self.loaded_network = None;
-            say(&format!(
-                "info string using the embedded network {}",
-                nnue::NETWORK_FILE
-            ));
+            self.note(format!("using the embedded network {}", nnue::NETWORK_FILE));
             return Ok(());
         }
         let net = Network::from_file(path.as_ref()).map_err(|e| UciError::EvalFile {
             path: path.to_string(),
             reason: e.to_string(),
         })?;
-        say(&format!(
-            "info string loaded network '{}' ({} hidden neurons, {} output buckets)",
+        self.note(format!(
+            "loaded network '{}' ({} hidden neurons, {} output buckets)",
             error::echo(path),
             nnue::HIDDEN,
             net.buckets
@@ -354,7 +382,7 @@ impl Engine {
 
     /// The evaluation the options choose.
     fn eval_choice(&self) -> EvalChoice {
-        match (&self.loaded_network, self.options.use_nnue) {
+        match (&self.loaded_network, self.options.check(USE_NNUE)) {
             (_, false) => EvalChoice::Classical,
             (Some(net), true) => EvalChoice::Loaded(Arc::clone(net)),
             (None, true) => EvalChoice::Embedded,
@@ -370,7 +398,7 @@ impl Engine {
         self.join_worker();
         if path.is_empty() {
             self.tablebases = None;
-            say("info string tablebases off");
+            self.note("tablebases off");
             return Ok(());
         }
         let files = crate::syzygy::scan(path).map_err(UciError::Syzygy)?;
@@ -378,8 +406,8 @@ impl Engine {
         let previous = self.tablebases.take().map(|t| t.files().clone());
         let tables = match Tablebases::open(files) {
             None => {
-                say(&format!(
-                    "info string no tablebase files found in '{}'; tablebases off",
+                self.note(format!(
+                    "no tablebase files found in '{}'; tablebases off",
                     error::echo(path)
                 ));
                 return Ok(());
@@ -399,8 +427,8 @@ impl Engine {
         } else {
             String::new()
         };
-        say(&format!(
-            "info string found {} tablebase files ({} WDL, {} DTZ), up to {} pieces{skipped}",
+        self.note(format!(
+            "found {} tablebase files ({} WDL, {} DTZ), up to {} pieces{skipped}",
             found.wdl.len() + found.dtz.len(),
             found.wdl.len(),
             found.dtz.len(),
@@ -411,9 +439,10 @@ impl Engine {
     }
 
     fn cmd_position(&mut self, args: &[&str]) -> Result<(), UciError> {
-        let (position, keys) = parse::parse_position(args, self.options.chess960)?;
-        if !self.options.chess960 && position.castling_is_chess960() {
-            say("info string warning: this position has Chess960 castling rights; set UCI_Chess960 to true, or castling moves are written as the king's move (e.g. d1g1)");
+        let chess960 = self.options.check(CHESS960);
+        let (position, keys) = parse::parse_position(args, chess960)?;
+        if !chess960 && position.castling_is_chess960() {
+            self.note("warning: this position has Chess960 castling rights; set UCI_Chess960 to true, or castling moves are written as the king's move (e.g. d1g1)");
         }
         self.position = position;
         self.game_keys = keys;
@@ -425,10 +454,10 @@ impl Engine {
     /// (not an analysis or a restricted `searchmoves` search), within
     /// `BookDepth`.
     fn book_move(&mut self, limits: &Limits, searchmoves: &[Move]) -> Option<Move> {
-        if !self.options.own_book
+        if !self.options.check(OWN_BOOK)
             || limits.is_analysis()
             || !searchmoves.is_empty()
-            || self.position.game_ply() >= self.options.book_depth
+            || self.position.game_ply() >= self.options.spin(BOOK_DEPTH)
         {
             return None;
         }
@@ -438,7 +467,7 @@ impl Engine {
 
     fn cmd_go(&mut self, args: &[&str]) -> Result<(), UciError> {
         if self.searching() {
-            say("info string a search is already running; stopping it first");
+            self.note("a search is already running; stopping it first");
             self.stop_search();
         }
         // A search that answered on its own may still have a thread to join.
@@ -448,22 +477,21 @@ impl Engine {
             return self.cmd_perft(&args[1..]);
         }
         if !self.position_set {
-            say("info string go before position; searching the start position");
+            self.note("go before position; searching the start position");
         }
-        let (go, errors) = parse::parse_go(args, &self.position, self.options.chess960);
-        for error in &errors {
-            report(error);
+        let chess960 = self.options.check(CHESS960);
+        let (go, errors) = parse::parse_go(args, &self.position, chess960);
+        for error in errors {
+            self.report(error);
         }
         let mut limits = go.limits;
         if limits.fill_in_missing_clock(self.position.side_to_move().index()) {
-            say(&format!(
-                "info string no clock for the side to move; searching {NO_CLOCK_MOVETIME_MS} ms"
+            self.note(format!(
+                "no clock for the side to move; searching {NO_CLOCK_MOVETIME_MS} ms"
             ));
         }
         if let Some(mv) = self.book_move(&limits, &go.searchmoves) {
-            let text = mv.to_uci(self.options.chess960);
-            say(&format!("info string book move {text}"));
-            say(&format!("bestmove {text}"));
+            self.say(Reply::BookMove { mv, chess960 });
             return Ok(());
         }
 
@@ -475,9 +503,9 @@ impl Engine {
     /// The search `go` asks for, with the options and the game so far.
     fn search_request(&mut self, limits: Limits, searchmoves: Vec<Move>) -> SearchRequest {
         let skill = limited_elo(
-            self.options.limit_strength,
-            self.options.elo,
-            self.options.skill_level,
+            self.options.check(LIMIT_STRENGTH),
+            self.options.spin(ELO),
+            self.options.spin(SKILL_LEVEL),
         )
         .map(|elo| Skill::new(elo, self.rng.next_u64()));
         SearchRequest {
@@ -485,20 +513,20 @@ impl Engine {
             game_keys: self.game_keys.clone(),
             limits,
             searchmoves,
-            multipv: self.options.multipv,
-            threads: self.options.threads,
-            move_overhead_ms: self.options.move_overhead_ms,
-            chess960: self.options.chess960,
+            multipv: self.options.spin(MULTI_PV),
+            threads: self.options.spin(THREADS),
+            move_overhead_ms: self.options.spin(MOVE_OVERHEAD),
+            chess960: self.options.check(CHESS960),
             tablebases: self.tablebases.clone(),
-            syzygy_probe_limit: self.options.syzygy_probe_limit,
+            syzygy_probe_limit: self.options.spin(SYZYGY_PROBE_LIMIT),
             skill,
             eval: self.eval_choice(),
         }
     }
 
-    /// Runs `req` on the thread pool, whose worker 0 prints the info lines
-    /// and the `bestmove` (any legal move, should the search panic). Threads
-    /// start or end here only when `Threads` changed.
+    /// Runs `req` on the thread pool, whose worker 0 sends the search
+    /// reports and the `bestmove` (any legal move, should the search panic)
+    /// to the sink. Threads start or end here only when `Threads` changed.
     fn start_search(&mut self, req: SearchRequest) {
         self.signals.reset(req.limits.ponder, req.limits.infinite);
         if self.pool.threads() != req.threads {
@@ -510,54 +538,66 @@ impl Engine {
         let root = req.root;
         // `UCI_ShowWDL`: the shares follow from the score and the root's
         // material.
-        let wdl_material = self.options.show_wdl.then(|| wdl::material(&req.root));
+        let wdl_material = self
+            .options
+            .check(SHOW_WDL)
+            .then(|| wdl::material(&req.root));
+        let reports = Arc::clone(&self.sink);
+        let answers = Arc::clone(&self.sink);
         self.pool.start(
             req,
             Arc::clone(&self.tt),
             Arc::clone(&self.signals),
             Box::new(move |info| {
                 let wdl = wdl_material.map(|m| wdl::MODEL.wdl(info.score, m));
-                say(&format_info(info, chess960, wdl))
+                reports.emit(Reply::Info {
+                    info: info.clone(),
+                    wdl,
+                    chess960,
+                })
             }),
             Box::new(move |searched| {
                 let result = searched.unwrap_or_else(|_| {
                     // Never leave the GUI without an answer.
-                    report(&UciError::SearchFailed);
+                    answers.emit(Reply::Error(UciError::SearchFailed));
                     SearchResult::unsearched(&root)
                 });
                 answered.store(true, Ordering::SeqCst);
-                say(&format_bestmove(&result, chess960));
+                answers.emit(Reply::BestMove { result, chess960 });
             }),
         );
     }
 
     fn cmd_display(&self) {
-        say(&self.position.diagram().to_string());
+        self.say(Reply::Text(self.position.diagram().to_string()));
     }
 
     fn cmd_eval(&self) {
         let b = eval::breakdown(&self.position);
-        say(&b.to_string());
+        self.say(Reply::Text(b.to_string()));
         let (net, source): (&Network, String) = match &self.loaded_network {
-            Some(net) => (net, format!("'{}'", error::echo(&self.options.eval_file))),
+            Some(net) => (
+                net,
+                format!("'{}'", error::echo(self.options.text(EVAL_FILE))),
+            ),
             None => (&nnue::EMBEDDED, nnue::NETWORK_FILE.to_string()),
         };
         let network_eval = net.evaluate(&self.position);
-        say(&format!(
+        self.say(Reply::Text(format!(
             "NNUE evaluation: {network_eval} (side to move, network {source}, {} kernels)",
             nnue::Kernels::detect().name()
-        ));
-        let (used, which) = if !self.options.use_nnue {
+        )));
+        let use_nnue = self.options.check(USE_NNUE);
+        let (used, which) = if !use_nnue {
             (b.total, "classical")
         } else if eval::is_mating_ending(&self.position) {
             (b.total, "classical: bare king against mating material")
         } else {
             (network_eval, "NNUE")
         };
-        say(&format!(
-            "Final evaluation: {used} (side to move, {which}; UseNNUE {})",
-            self.options.use_nnue
-        ));
+        self.say(Reply::Text(format!(
+            "Final evaluation: {used} (side to move, {which}; UseNNUE {use_nnue})"
+        )));
     }
 
     fn cmd_bench(&mut self, args: &[&str]) -> Result<(), UciError> {
@@ -578,7 +618,8 @@ impl Engine {
                 }
             },
         };
-        crate::tools::bench::run(depth, threads, &self.eval_choice(), &mut std::io::stdout());
+        let mut out = TextLines::new(self.sink.as_ref());
+        crate::tools::bench::run(depth, threads, &self.eval_choice(), &mut out);
         Ok(())
     }
 
@@ -595,7 +636,7 @@ impl Engine {
             })?),
         };
         for fen in crate::datagen::genfens(request.count, request.seed, book.as_deref()) {
-            say(&format!("info string genfens {fen}"));
+            self.note(format!("genfens {fen}"));
         }
         Ok(())
     }
@@ -603,11 +644,12 @@ impl Engine {
     fn cmd_perft(&mut self, args: &[&str]) -> Result<(), UciError> {
         self.stop_search();
         let depth = parse::parse_depth("perft", args.first().copied(), 0, MAX_PERFT_DEPTH)?;
+        let mut out = TextLines::new(self.sink.as_ref());
         crate::tools::perft::run_divide(
             &self.position,
             depth,
-            self.options.chess960,
-            &mut std::io::stdout(),
+            self.options.check(CHESS960),
+            &mut out,
         );
         Ok(())
     }
@@ -619,4 +661,261 @@ fn available_memory_mb() -> Option<u64> {
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::movegen::legal_moves;
+    use std::sync::mpsc::{channel, Receiver};
+    use std::time::{Duration, Instant};
+
+    /// An engine whose replies come out of the receiver, with a small table.
+    fn engine() -> (Engine, Receiver<Reply>) {
+        let (sender, receiver) = channel();
+        let mut engine = Engine::with_sink(Arc::new(sender));
+        engine.handle("setoption name Hash value 1");
+        assert_eq!(replies(&receiver), []);
+        (engine, receiver)
+    }
+
+    /// The replies made so far.
+    fn replies(receiver: &Receiver<Reply>) -> Vec<Reply> {
+        receiver.try_iter().collect()
+    }
+
+    /// The replies up to and with the first `bestmove`, which must come
+    /// within a minute.
+    fn until_bestmove(receiver: &Receiver<Reply>) -> Vec<Reply> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let reply = receiver
+                .recv_timeout(left)
+                .unwrap_or_else(|e| panic!("no bestmove ({e}) after {got:?}"));
+            let done = matches!(reply, Reply::BestMove { .. } | Reply::BookMove { .. });
+            got.push(reply);
+            if done {
+                return got;
+            }
+        }
+    }
+
+    fn texts(replies: &[Reply]) -> Vec<String> {
+        replies.iter().map(Reply::to_string).collect()
+    }
+
+    #[test]
+    fn uci_lists_the_identity_and_every_option_as_before() {
+        let (mut engine, receiver) = engine();
+        engine.handle("uci");
+        let got = texts(&replies(&receiver)).join("\n");
+        let listing = format!(
+            "id name Kiln {}
+id author the Kiln developers
+option name Hash type spin default 16 min 1 max 65536
+option name Threads type spin default 1 min 1 max 1024
+option name Move Overhead type spin default 20 min 0 max 5000
+option name Clear Hash type button
+option name Ponder type check default false
+option name MultiPV type spin default 1 min 1 max 256
+option name UCI_ShowWDL type check default false
+option name UCI_LimitStrength type check default false
+option name UCI_Elo type spin default 2800 min 1000 max 2800
+option name Skill Level type spin default 20 min 0 max 20
+option name UCI_Chess960 type check default false
+option name OwnBook type check default true
+option name BookDepth type spin default 24 min 0 max 200
+option name BookFile type string default <empty>
+option name SyzygyPath type string default <empty>
+option name SyzygyProbeLimit type spin default 7 min 0 max 7
+option name UseNNUE type check default true
+option name EvalFile type string default <empty>",
+            env!("CARGO_PKG_VERSION")
+        );
+        // A tune build lists the search parameters between the options
+        // and `uciok`.
+        #[cfg(not(feature = "tune"))]
+        assert_eq!(got, format!("{listing}\nuciok"));
+        #[cfg(feature = "tune")]
+        assert!(got.starts_with(&format!("{listing}\n")) && got.ends_with("\nuciok"));
+    }
+
+    #[test]
+    fn a_search_sends_its_reports_and_a_legal_bestmove() {
+        let (mut engine, receiver) = engine();
+        engine.handle("isready");
+        assert_eq!(replies(&receiver), [Reply::ReadyOk]);
+        engine.handle("position startpos moves e2e4");
+        engine.handle("go depth 3");
+        let got = until_bestmove(&receiver);
+        let (last, reports) = got.split_last().unwrap();
+        let after_e4 = parse::parse_position(&["startpos", "moves", "e2e4"], false)
+            .unwrap()
+            .0;
+        let best = last.best_move().expect("a move");
+        assert!(legal_moves(&after_e4).iter().any(|m| m == best), "{last}");
+        assert!(last
+            .to_string()
+            .starts_with(&format!("bestmove {}", best.to_uci(false))));
+        let depths: Vec<i32> = reports
+            .iter()
+            .map(|r| match r {
+                Reply::Info {
+                    info, wdl: None, ..
+                } => info.depth,
+                other => panic!("not a report: {other}"),
+            })
+            .collect();
+        assert_eq!(depths.last(), Some(&3), "{got:?}");
+        assert!(texts(reports).iter().all(|t| t.starts_with("info depth ")));
+    }
+
+    #[test]
+    fn show_wdl_gives_the_reports_their_shares() {
+        let (mut engine, receiver) = engine();
+        engine.handle("setoption name UCI_ShowWDL value true");
+        engine.handle("position startpos");
+        engine.handle("go depth 2");
+        let got = until_bestmove(&receiver);
+        for reply in &got[..got.len() - 1] {
+            let Reply::Info { wdl: Some(w), .. } = reply else {
+                panic!("no shares: {reply}");
+            };
+            assert_eq!(w.win + w.draw + w.loss, 1000);
+            assert!(reply.to_string().contains(" wdl "));
+        }
+    }
+
+    #[test]
+    fn a_bad_fen_is_an_error_and_leaves_the_position() {
+        let (mut engine, receiver) = engine();
+        engine.handle("position startpos moves e2e4");
+        engine.handle("position fen 8/8/8 w - - 0 1");
+        let got = replies(&receiver);
+        assert!(
+            matches!(got[..], [Reply::Error(UciError::Fen(_))]),
+            "{got:?}"
+        );
+        assert!(got[0].to_string().starts_with("info string error: "));
+        engine.handle("d");
+        let shown = texts(&replies(&receiver)).concat();
+        assert!(shown.contains("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq"));
+    }
+
+    #[test]
+    fn options_reach_the_engine_and_bad_values_are_errors() {
+        let (mut engine, receiver) = engine();
+        engine.handle("setoption name Hash value 4");
+        engine.handle("isready");
+        assert_eq!(replies(&receiver), [Reply::ReadyOk]);
+        assert_eq!(engine.tt.size_mb(), 4);
+        assert_eq!(engine.options.spin(HASH), 4);
+        engine.handle("setoption name Hash value 0");
+        engine.handle("setoption name Hash value x");
+        engine.handle("setoption name BookFile value /nonexistent/book.txt");
+        let got = replies(&receiver);
+        assert!(
+            matches!(
+                got[..],
+                [
+                    Reply::Error(UciError::OptionOutOfRange { name: "Hash", .. }),
+                    Reply::Error(UciError::OptionNotANumber { name: "Hash", .. }),
+                    Reply::Error(UciError::Book(_)),
+                ]
+            ),
+            "{got:?}"
+        );
+        assert_eq!((engine.tt.size_mb(), engine.options.spin(HASH)), (4, 4));
+        assert_eq!(engine.options.text(options::BOOK_FILE), "");
+        engine.handle("setoption name BookFile value <empty>");
+        assert_eq!(
+            replies(&receiver),
+            [Reply::Message("using the embedded book".into())]
+        );
+    }
+
+    #[test]
+    fn options_a_search_uses_wait_for_it_and_the_book_does_not() {
+        let (mut engine, receiver) = engine();
+        engine.handle("position startpos");
+        engine.handle("go infinite");
+        engine.handle("setoption name Hash value 2");
+        engine.handle("setoption name Threads value 2");
+        engine.handle("setoption name BookFile value <empty>");
+        engine.handle("stop");
+        let got = until_bestmove(&receiver);
+        let notes: Vec<&Reply> = got
+            .iter()
+            .filter(|r| !matches!(r, Reply::Info { .. } | Reply::BestMove { .. }))
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                &Reply::Error(UciError::OptionDuringSearch("Hash")),
+                &Reply::Error(UciError::OptionDuringSearch("Threads")),
+                &Reply::Message("using the embedded book".into()),
+            ]
+        );
+        assert_eq!(
+            (engine.options.spin(HASH), engine.options.spin(THREADS)),
+            (1, 1)
+        );
+    }
+
+    #[test]
+    fn a_game_move_may_come_from_the_book() {
+        let (mut engine, receiver) = engine();
+        engine.handle("position startpos");
+        engine.handle("go wtime 1000 btime 1000");
+        let got = until_bestmove(&receiver);
+        let [Reply::BookMove {
+            mv,
+            chess960: false,
+        }] = got[..]
+        else {
+            panic!("not a book move: {got:?}");
+        };
+        let text = mv.to_uci(false);
+        assert_eq!(
+            got[0].to_string(),
+            format!("info string book move {text}\nbestmove {text}")
+        );
+        engine.handle("setoption name OwnBook value false");
+        engine.handle("go wtime 1000 btime 1000");
+        let got = until_bestmove(&receiver);
+        assert!(
+            matches!(got.last(), Some(Reply::BestMove { .. })),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn tool_output_arrives_as_lines_of_text() {
+        let (mut engine, receiver) = engine();
+        engine.handle("perft 1");
+        let got = texts(&replies(&receiver));
+        assert_eq!(got.len(), 20 + 3, "{got:?}");
+        assert!(got[..20].iter().all(|l| l.ends_with(": 1")));
+        assert_eq!(got[20..22], ["", "Nodes searched: 20"]);
+        assert!(got[22].starts_with("info string perft time "));
+        engine.handle("genfens 2 seed 3 book None");
+        let got = replies(&receiver);
+        assert_eq!(got.len(), 2);
+        for reply in got {
+            let Reply::Message(text) = reply else {
+                panic!("{reply}")
+            };
+            let fen = text.strip_prefix("genfens ").unwrap();
+            assert!(Position::from_fen(fen).is_ok(), "{fen}");
+        }
+        engine.handle("setoption name UseNNUE value false");
+        engine.handle("eval");
+        let got = texts(&replies(&receiver));
+        assert!(
+            got.last().unwrap().ends_with("classical; UseNNUE false)"),
+            "{got:?}"
+        );
+    }
 }

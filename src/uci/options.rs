@@ -1,7 +1,16 @@
-//! The UCI options, declared once in `OPTIONS`: the `uci` listing, the
-//! defaults and the `setoption` parsing are all driven by that table. In a
-//! build with the `tune` feature, `all()` adds a spin option for every
-//! tunable search parameter, declared in `search::params` (see `TUNABLES`).
+//! The UCI options, each declared once in the `declare_options!` list
+//! below: its typed key (`HASH`, `PONDER`, ...), its name, type, default
+//! and range, and the `Effect` a change has on the engine besides storing
+//! the value. From that one list come the `uci` listing (`all`), the
+//! defaults and the `setoption` parsing (`parse_setoption`), the current
+//! values (`Options`, read through a key: `options.spin(HASH)`), and what
+//! `Engine` does when an option changes (it matches on `Effect`, never on a
+//! name). In a build with the `tune` feature, `all()` adds a spin option
+//! for every tunable search parameter, declared in `search::params` (see
+//! `TUNABLES`), whose value lives in that table.
+//!
+//! Adding an option is one line in `declare_options!`; reading it is a call
+//! with its key, e.g. `options.check(SHOW_WDL)`.
 
 use super::error::UciError;
 use crate::nnue::USE_NNUE_DEFAULT;
@@ -12,6 +21,7 @@ use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use crate::search::tt::MAX_HASH_MB;
 use crate::search::MAX_THREADS;
 use crate::syzygy::DEFAULT_PROBE_LIMIT;
+use std::marker::PhantomData;
 
 /// The type of an option, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,38 +41,330 @@ pub enum OptionKind {
     },
 }
 
-/// Which option: the engine matches on this, never on the name's text.
+/// What changing an option does besides storing its value; `Engine`
+/// carries it out before the value is stored, and a refusal leaves the
+/// option as it was. An option without an effect is only stored, and read
+/// when it is needed (at the next `go`, `position`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptionId {
-    Hash,
-    Threads,
-    MoveOverhead,
+pub enum Effect {
+    /// A spin option: the transposition table is replaced by an empty one
+    /// of that many MB (refused when the memory is not free).
+    ResizeHash,
+    /// A button: the transposition table is emptied.
     ClearHash,
-    Ponder,
-    MultiPv,
-    ShowWdl,
-    LimitStrength,
-    Elo,
-    SkillLevel,
-    Chess960,
-    OwnBook,
-    BookDepth,
-    BookFile,
-    SyzygyPath,
-    SyzygyProbeLimit,
-    UseNnue,
-    EvalFile,
-    /// A search parameter (tune builds): its index in `TUNABLES`.
-    #[cfg(feature = "tune")]
-    Tunable(usize),
+    /// A spin option: the number of search threads.
+    SetThreads,
+    /// A text option: the book file to load (empty: the embedded book).
+    LoadBook,
+    /// A text option: the Syzygy directories to load (empty: none).
+    LoadTablebases,
+    /// A text option: the network file to load (empty: the embedded one);
+    /// the table and histories are emptied, as they belong to the old
+    /// evaluation.
+    LoadNetwork,
+    /// A check option: which evaluation searches use; the table and
+    /// histories are emptied, as they belong to the old evaluation.
+    SwitchEvaluation,
 }
 
-/// One option as `uci` lists it.
+impl Effect {
+    /// The change touches what a running search uses, so it is refused
+    /// (with an error) until the search has answered. Only the book, read
+    /// before a search starts, may change meanwhile.
+    pub const fn waits_for_search(self) -> bool {
+        !matches!(self, Effect::LoadBook)
+    }
+
+    /// `kind` is the type of option whose value the effect uses.
+    const fn fits(self, kind: OptionKind) -> bool {
+        match self {
+            Effect::ResizeHash | Effect::SetThreads => matches!(kind, OptionKind::Spin { .. }),
+            Effect::ClearHash => matches!(kind, OptionKind::Button),
+            Effect::LoadBook | Effect::LoadTablebases | Effect::LoadNetwork => {
+                matches!(kind, OptionKind::Text { .. })
+            }
+            Effect::SwitchEvaluation => matches!(kind, OptionKind::Check { .. }),
+        }
+    }
+}
+
+/// Where `Options` keeps an option's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    /// Its place in `OPTIONS` (and in `Options`' values).
+    Engine(usize),
+    /// A search parameter: its index in `TUNABLES`, which holds the value.
+    #[cfg(feature = "tune")]
+    Parameter(usize),
+}
+
+/// One option: what `uci` lists, how `setoption` parses its value, and
+/// what a change does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionSpec {
-    pub id: OptionId,
     pub name: &'static str,
     pub kind: OptionKind,
+    /// What a change does besides storing the value (`None`: nothing).
+    pub effect: Option<Effect>,
+    slot: Slot,
+}
+
+/// A spin option named `name`. The build fails when `default` lies outside
+/// `min..=max`.
+const fn spin(name: &'static str, default: i64, min: i64, max: i64) -> OptionSpec {
+    assert!(
+        min <= default && default <= max,
+        "a spin option's default lies outside its range"
+    );
+    OptionSpec::new(name, OptionKind::Spin { default, min, max })
+}
+
+/// A check option named `name`.
+const fn check(name: &'static str, default: bool) -> OptionSpec {
+    OptionSpec::new(name, OptionKind::Check { default })
+}
+
+/// A button named `name`.
+const fn button(name: &'static str) -> OptionSpec {
+    OptionSpec::new(name, OptionKind::Button)
+}
+
+/// A text (`string`) option named `name`.
+const fn text(name: &'static str, default: &'static str) -> OptionSpec {
+    OptionSpec::new(name, OptionKind::Text { default })
+}
+
+impl OptionSpec {
+    /// An option without effect; `declare_options!` gives it its slot.
+    const fn new(name: &'static str, kind: OptionKind) -> OptionSpec {
+        OptionSpec {
+            name,
+            kind,
+            effect: None,
+            slot: Slot::Engine(0),
+        }
+    }
+
+    /// The option with `effect`. The build fails when the effect does not
+    /// take this type of option.
+    const fn on_change(self, effect: Effect) -> OptionSpec {
+        assert!(
+            effect.fits(self.kind),
+            "the effect does not take this type of option"
+        );
+        OptionSpec {
+            effect: Some(effect),
+            ..self
+        }
+    }
+
+    /// The option kept at `index` of `OPTIONS`.
+    const fn at(self, index: usize) -> OptionSpec {
+        OptionSpec {
+            slot: Slot::Engine(index),
+            ..self
+        }
+    }
+}
+
+/// Declares the engine's options, in `uci` order, each as
+/// `KEY: KeyType = <declaration>;` with its doc comment. Emits `OPTIONS`
+/// and a public constant `KEY` per option, whose type says how the value
+/// is read: `SpinKey<T>` (as the integer type `T`), `CheckKey`, `TextKey`,
+/// `ButtonKey`. The build fails when a key's type does not match its
+/// declaration, or a spin option's range does not fit `T`.
+macro_rules! declare_options {
+    ($($(#[$doc:meta])* $key:ident: $key_type:ty = $spec:expr;)*) => {
+        /// Each option's place in `OPTIONS`.
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[derive(Clone, Copy)]
+        enum Declared {
+            $($key,)*
+        }
+
+        /// Every option of the engine, in `uci` order. (A tune build lists
+        /// the search parameters after them: see `all`.)
+        pub const OPTIONS: &[OptionSpec] = &[$($spec.at(Declared::$key as usize),)*];
+
+        $(
+            $(#[$doc])*
+            pub const $key: $key_type = <$key_type>::new(&OPTIONS[Declared::$key as usize]);
+        )*
+    };
+}
+
+declare_options! {
+    /// `Hash`: the transposition table's size in MB.
+    HASH: SpinKey<usize> = spin("Hash", 16, 1, MAX_HASH_MB as i64).on_change(Effect::ResizeHash);
+    /// `Threads`: how many threads search.
+    THREADS: SpinKey<usize> =
+        spin("Threads", 1, 1, MAX_THREADS as i64).on_change(Effect::SetThreads);
+    /// `Move Overhead`: milliseconds kept back from the clock for the GUI.
+    MOVE_OVERHEAD: SpinKey<u64> = spin("Move Overhead", DEFAULT_MOVE_OVERHEAD_MS as i64, 0, 5_000);
+    /// `Clear Hash`: empties the transposition table.
+    CLEAR_HASH: ButtonKey = button("Clear Hash").on_change(Effect::ClearHash);
+    /// `Ponder`: the GUI may send `go ponder` (read by the GUI only).
+    PONDER: CheckKey = check("Ponder", false);
+    /// `MultiPV`: how many best lines a search reports.
+    MULTI_PV: SpinKey<usize> = spin("MultiPV", 1, 1, 256);
+    /// `UCI_ShowWDL`: `wdl W D L` in every `info` line with a score
+    /// (`search::wdl`).
+    SHOW_WDL: CheckKey = check("UCI_ShowWDL", false);
+    // Strength limiting (`search::skill`): `UCI_Elo` decides while
+    // `UCI_LimitStrength` is on, `Skill Level` otherwise; the maximum of
+    // either is full strength.
+    /// `UCI_LimitStrength`: play at `UCI_Elo`, not at `Skill Level`.
+    LIMIT_STRENGTH: CheckKey = check("UCI_LimitStrength", false);
+    /// `UCI_Elo`.
+    ELO: SpinKey<i64> = spin("UCI_Elo", SKILL_MAX_ELO, SKILL_MIN_ELO, SKILL_MAX_ELO);
+    /// `Skill Level`.
+    SKILL_LEVEL: SpinKey<i64> = spin("Skill Level", SKILL_LEVEL_COUNT, 0, SKILL_LEVEL_COUNT);
+    /// `UCI_Chess960`: castling moves are written as the king taking its
+    /// rook.
+    CHESS960: CheckKey = check("UCI_Chess960", false);
+    /// `OwnBook`: game moves come from the book while it has one.
+    OWN_BOOK: CheckKey = check("OwnBook", true);
+    /// `BookDepth`: the book is asked up to this game ply.
+    BOOK_DEPTH: SpinKey<u32> = spin("BookDepth", 24, 0, 200);
+    /// `BookFile`: the book to use; empty: the embedded book.
+    BOOK_FILE: TextKey = text("BookFile", "").on_change(Effect::LoadBook);
+    /// `SyzygyPath`: directories of Syzygy tables, `:`-separated; empty:
+    /// none.
+    SYZYGY_PATH: TextKey = text("SyzygyPath", "").on_change(Effect::LoadTablebases);
+    /// `SyzygyProbeLimit`: positions with more pieces are not probed (0: no
+    /// probes).
+    SYZYGY_PROBE_LIMIT: SpinKey<u32> =
+        spin("SyzygyProbeLimit", DEFAULT_PROBE_LIMIT as i64, 0, DEFAULT_PROBE_LIMIT as i64);
+    // The evaluation (`crate::nnue`): the network, or the hand-written one
+    // when `UseNNUE` is off.
+    /// `UseNNUE`: the network evaluates, not the hand-written evaluation.
+    USE_NNUE: CheckKey = check("UseNNUE", USE_NNUE_DEFAULT).on_change(Effect::SwitchEvaluation);
+    /// `EvalFile`: a network file to use; empty: the embedded network.
+    EVAL_FILE: TextKey = text("EvalFile", "").on_change(Effect::LoadNetwork);
+}
+
+/// An integer type a spin option's value is read as (`SpinKey<T>`).
+pub trait SpinValue: Copy {
+    /// The type's smallest value, as an `i64`.
+    const LOWEST: i64;
+    /// The type's largest value, as an `i64` (`i64::MAX` when larger).
+    const HIGHEST: i64;
+    /// `value`, which lies within `LOWEST..=HIGHEST`.
+    fn from_spin(value: i64) -> Self;
+}
+
+macro_rules! spin_value {
+    ($($t:ty),*) => {
+        $(
+            impl SpinValue for $t {
+                const LOWEST: i64 = <$t>::MIN as i64;
+                const HIGHEST: i64 = if <$t>::MAX as u128 > i64::MAX as u128 {
+                    i64::MAX
+                } else {
+                    <$t>::MAX as i64
+                };
+                #[inline]
+                fn from_spin(value: i64) -> Self {
+                    value as $t
+                }
+            }
+        )*
+    };
+}
+
+spin_value!(i32, i64, u32, u64, usize);
+
+/// The place in `OPTIONS` of the option `spec` (declared keys only).
+const fn declared_index(spec: &OptionSpec) -> usize {
+    match spec.slot {
+        Slot::Engine(index) => index,
+        #[cfg(feature = "tune")]
+        Slot::Parameter(_) => panic!("a key for a search parameter"),
+    }
+}
+
+/// The key of a spin option, whose value `Options::spin` reads as a `T`.
+pub struct SpinKey<T> {
+    spec: &'static OptionSpec,
+    read_as: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for SpinKey<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for SpinKey<T> {}
+
+impl<T> std::fmt::Debug for SpinKey<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SpinKey({})", self.spec.name)
+    }
+}
+
+impl<T: SpinValue> SpinKey<T> {
+    /// The key of `spec`. The build fails when it is not a spin option or
+    /// its range does not fit `T`.
+    const fn new(spec: &'static OptionSpec) -> Self {
+        match spec.kind {
+            OptionKind::Spin { min, max, .. } => assert!(
+                T::LOWEST <= min && max <= T::HIGHEST,
+                "a spin option's range does not fit the type its key reads"
+            ),
+            _ => panic!("a SpinKey for an option that is not a spin option"),
+        }
+        SpinKey {
+            spec,
+            read_as: PhantomData,
+        }
+    }
+}
+
+impl<T> SpinKey<T> {
+    /// The option's declaration.
+    pub const fn spec(self) -> &'static OptionSpec {
+        self.spec
+    }
+}
+
+/// Declares the keys of the options with one value type each.
+macro_rules! plain_keys {
+    ($($(#[$doc:meta])* $name:ident for $variant:ident;)*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Clone, Copy, Debug)]
+            pub struct $name {
+                spec: &'static OptionSpec,
+            }
+
+            impl $name {
+                /// The key of `spec`. The build fails when `spec` is
+                /// another type of option.
+                const fn new(spec: &'static OptionSpec) -> Self {
+                    assert!(
+                        matches!(spec.kind, OptionKind::$variant { .. }),
+                        concat!("a ", stringify!($name), " for another type of option")
+                    );
+                    $name { spec }
+                }
+
+                /// The option's declaration.
+                pub const fn spec(self) -> &'static OptionSpec {
+                    self.spec
+                }
+            }
+        )*
+    };
+}
+
+plain_keys! {
+    /// The key of a check option, whose value `Options::check` reads.
+    CheckKey for Check;
+    /// The key of a text option, whose value `Options::text` reads.
+    TextKey for Text;
+    /// The key of a button (it has no value; it names the option).
+    ButtonKey for Button;
 }
 
 /// A parsed `setoption` value.
@@ -73,140 +375,6 @@ pub enum OptionValue {
     Button,
     Text(String),
 }
-
-/// Every option Kiln has.
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        id: OptionId::Hash,
-        name: "Hash",
-        kind: OptionKind::Spin {
-            default: 16,
-            min: 1,
-            max: MAX_HASH_MB as i64,
-        },
-    },
-    OptionSpec {
-        id: OptionId::Threads,
-        name: "Threads",
-        kind: OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: MAX_THREADS as i64,
-        },
-    },
-    OptionSpec {
-        id: OptionId::MoveOverhead,
-        name: "Move Overhead",
-        kind: OptionKind::Spin {
-            default: DEFAULT_MOVE_OVERHEAD_MS as i64,
-            min: 0,
-            max: 5_000,
-        },
-    },
-    OptionSpec {
-        id: OptionId::ClearHash,
-        name: "Clear Hash",
-        kind: OptionKind::Button,
-    },
-    OptionSpec {
-        id: OptionId::Ponder,
-        name: "Ponder",
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        id: OptionId::MultiPv,
-        name: "MultiPV",
-        kind: OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: 256,
-        },
-    },
-    // `wdl W D L` in every `info` line with a score (`search::wdl`).
-    OptionSpec {
-        id: OptionId::ShowWdl,
-        name: "UCI_ShowWDL",
-        kind: OptionKind::Check { default: false },
-    },
-    // Strength limiting (`search::skill`): `UCI_Elo` decides while
-    // `UCI_LimitStrength` is on, `Skill Level` otherwise; the maximum of
-    // either is full strength.
-    OptionSpec {
-        id: OptionId::LimitStrength,
-        name: "UCI_LimitStrength",
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        id: OptionId::Elo,
-        name: "UCI_Elo",
-        kind: OptionKind::Spin {
-            default: SKILL_MAX_ELO,
-            min: SKILL_MIN_ELO,
-            max: SKILL_MAX_ELO,
-        },
-    },
-    OptionSpec {
-        id: OptionId::SkillLevel,
-        name: "Skill Level",
-        kind: OptionKind::Spin {
-            default: SKILL_LEVEL_COUNT,
-            min: 0,
-            max: SKILL_LEVEL_COUNT,
-        },
-    },
-    OptionSpec {
-        id: OptionId::Chess960,
-        name: "UCI_Chess960",
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        id: OptionId::OwnBook,
-        name: "OwnBook",
-        kind: OptionKind::Check { default: true },
-    },
-    OptionSpec {
-        id: OptionId::BookDepth,
-        name: "BookDepth",
-        kind: OptionKind::Spin {
-            default: 24,
-            min: 0,
-            max: 200,
-        },
-    },
-    OptionSpec {
-        id: OptionId::BookFile,
-        name: "BookFile",
-        kind: OptionKind::Text { default: "" },
-    },
-    OptionSpec {
-        id: OptionId::SyzygyPath,
-        name: "SyzygyPath",
-        kind: OptionKind::Text { default: "" },
-    },
-    OptionSpec {
-        id: OptionId::SyzygyProbeLimit,
-        name: "SyzygyProbeLimit",
-        kind: OptionKind::Spin {
-            default: DEFAULT_PROBE_LIMIT as i64,
-            min: 0,
-            max: DEFAULT_PROBE_LIMIT as i64,
-        },
-    },
-    // The evaluation (`crate::nnue`): the network, or the hand-written one
-    // when `UseNNUE` is off. An empty `EvalFile` is the embedded network.
-    OptionSpec {
-        id: OptionId::UseNnue,
-        name: "UseNNUE",
-        kind: OptionKind::Check {
-            default: USE_NNUE_DEFAULT,
-        },
-    },
-    OptionSpec {
-        id: OptionId::EvalFile,
-        name: "EvalFile",
-        kind: OptionKind::Text { default: "" },
-    },
-];
 
 impl OptionSpec {
     /// The option's `uci` line.
@@ -238,6 +406,17 @@ impl OptionSpec {
             OptionKind::Check { default } => OptionValue::Check(default),
             OptionKind::Button => OptionValue::Button,
             OptionKind::Text { default } => OptionValue::Text(default.to_string()),
+        }
+    }
+
+    /// `value` is a value of this option: of its type, within its range.
+    pub fn admits(&self, value: &OptionValue) -> bool {
+        match (self.kind, value) {
+            (OptionKind::Spin { min, max, .. }, OptionValue::Spin(v)) => (min..=max).contains(v),
+            (OptionKind::Check { .. }, OptionValue::Check(_))
+            | (OptionKind::Button, OptionValue::Button)
+            | (OptionKind::Text { .. }, OptionValue::Text(_)) => true,
+            _ => false,
         }
     }
 
@@ -276,6 +455,16 @@ impl OptionSpec {
             }
         }
     }
+
+    /// The declaration this one was copied from: the one `Options` keeps
+    /// the value of (`None` for a copy whose slot no option has).
+    fn declared(&self) -> Option<&'static OptionSpec> {
+        match self.slot {
+            Slot::Engine(index) => OPTIONS.get(index),
+            #[cfg(feature = "tune")]
+            Slot::Parameter(index) => tunable_options().get(index),
+        }
+    }
 }
 
 /// Every option, in `uci` order: `OPTIONS`, then (tune builds) the search
@@ -295,13 +484,14 @@ fn tunable_options() -> &'static [OptionSpec] {
             .iter()
             .enumerate()
             .map(|(i, t)| OptionSpec {
-                id: OptionId::Tunable(i),
                 name: t.name,
                 kind: OptionKind::Spin {
                     default: t.default,
                     min: t.min,
                     max: t.max,
                 },
+                effect: None,
+                slot: Slot::Parameter(i),
             })
             .collect()
     });
@@ -327,112 +517,76 @@ pub fn parse_setoption(args: &[&str]) -> Result<(&'static OptionSpec, OptionValu
     Ok((spec, spec.parse_value(&value)?))
 }
 
-/// The options' current values, in the types the engine uses. (A search
-/// parameter's value lives in its `TUNABLES` entry, shared by the process.)
+/// The options' current values, read through their keys
+/// (`options.spin(HASH)`). A search parameter's value lives in its
+/// `TUNABLES` entry, shared by the process.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub move_overhead_ms: u64,
-    pub ponder: bool,
-    pub multipv: usize,
-    /// `UCI_ShowWDL`: info lines carry the expected win/draw/loss shares.
-    pub show_wdl: bool,
-    /// `UCI_LimitStrength`: play at `elo`, not at `skill_level`.
-    pub limit_strength: bool,
-    /// `UCI_Elo`.
-    pub elo: i64,
-    /// `Skill Level`.
-    pub skill_level: i64,
-    pub chess960: bool,
-    pub own_book: bool,
-    pub book_depth: u32,
-    /// Empty: the embedded book.
-    pub book_file: String,
-    /// Directories of Syzygy tables, `:`-separated; empty: none.
-    pub syzygy_path: String,
-    /// Positions with more pieces are not probed (0: no probes).
-    pub syzygy_probe_limit: u32,
-    /// `UseNNUE`: the network evaluates, not the hand-written evaluation.
-    pub use_nnue: bool,
-    /// A network file to use; empty: the embedded network.
-    pub eval_file: String,
+    /// One per `OPTIONS` entry, always of its type and within its range.
+    values: Vec<OptionValue>,
 }
 
 impl Default for Options {
-    /// Every option at the default its `OPTIONS` entry lists.
+    /// Every option at its declared default.
     fn default() -> Self {
-        let mut options = Options {
-            hash_mb: 0,
-            threads: 0,
-            move_overhead_ms: 0,
-            ponder: false,
-            multipv: 0,
-            show_wdl: false,
-            limit_strength: false,
-            elo: 0,
-            skill_level: 0,
-            chess960: false,
-            own_book: false,
-            book_depth: 0,
-            book_file: String::new(),
-            syzygy_path: String::new(),
-            syzygy_probe_limit: 0,
-            use_nnue: false,
-            eval_file: String::new(),
-        };
-        for spec in OPTIONS {
-            options.set(spec, &spec.default_value());
+        Options {
+            values: OPTIONS.iter().map(OptionSpec::default_value).collect(),
         }
-        options
     }
 }
 
 impl Options {
-    /// Stores a value already checked against `spec` (buttons store nothing).
-    pub fn set(&mut self, spec: &OptionSpec, value: &OptionValue) {
-        // Spin values are within their (small, non-negative) ranges.
-        let spin = |value: &OptionValue| match value {
-            OptionValue::Spin(v) => *v,
-            _ => unreachable!("{} is a spin option", spec.name),
+    /// Stores `value` as the option's, when the option admits it (as a
+    /// value from `parse_setoption` is); returns whether it did. A button
+    /// stores nothing.
+    pub fn set(&mut self, spec: &OptionSpec, value: &OptionValue) -> bool {
+        let Some(declared) = spec.declared().filter(|d| d.admits(value)) else {
+            return false;
         };
-        let check = |value: &OptionValue| match value {
-            OptionValue::Check(b) => *b,
-            _ => unreachable!("{} is a check option", spec.name),
-        };
-        match spec.id {
-            OptionId::Hash => self.hash_mb = spin(value) as usize,
-            OptionId::Threads => self.threads = spin(value) as usize,
-            OptionId::MoveOverhead => self.move_overhead_ms = spin(value) as u64,
-            OptionId::MultiPv => self.multipv = spin(value) as usize,
-            OptionId::Elo => self.elo = spin(value),
-            OptionId::SkillLevel => self.skill_level = spin(value),
-            OptionId::LimitStrength => self.limit_strength = check(value),
-            OptionId::BookDepth => self.book_depth = spin(value) as u32,
-            OptionId::SyzygyProbeLimit => self.syzygy_probe_limit = spin(value) as u32,
-            OptionId::Ponder => self.ponder = check(value),
-            OptionId::ShowWdl => self.show_wdl = check(value),
-            OptionId::Chess960 => self.chess960 = check(value),
-            OptionId::OwnBook => self.own_book = check(value),
-            OptionId::UseNnue => self.use_nnue = check(value),
-            OptionId::EvalFile => {
-                if let OptionValue::Text(path) = value {
-                    self.eval_file = path.clone();
-                }
-            }
-            OptionId::BookFile => {
-                if let OptionValue::Text(path) = value {
-                    self.book_file = path.clone();
-                }
-            }
-            OptionId::SyzygyPath => {
-                if let OptionValue::Text(path) = value {
-                    self.syzygy_path = path.clone();
-                }
-            }
-            OptionId::ClearHash => {}
+        match (declared.slot, value) {
+            (_, OptionValue::Button) => {}
+            (Slot::Engine(index), _) => self.values[index] = value.clone(),
             #[cfg(feature = "tune")]
-            OptionId::Tunable(i) => TUNABLES[i].set(spin(value)),
+            (Slot::Parameter(index), OptionValue::Spin(v)) => TUNABLES[index].set(*v),
+            #[cfg(feature = "tune")]
+            (Slot::Parameter(_), _) => return false,
+        }
+        true
+    }
+
+    /// The current value of the option (`Button` for a button).
+    pub fn value(&self, spec: &OptionSpec) -> Option<OptionValue> {
+        match spec.declared()?.slot {
+            Slot::Engine(index) => self.values.get(index).cloned(),
+            #[cfg(feature = "tune")]
+            Slot::Parameter(index) => Some(OptionValue::Spin(TUNABLES[index].get())),
+        }
+    }
+
+    /// A spin option's value.
+    #[inline]
+    pub fn spin<T: SpinValue>(&self, key: SpinKey<T>) -> T {
+        match self.values[declared_index(key.spec)] {
+            OptionValue::Spin(v) => T::from_spin(v),
+            _ => unreachable!("{} holds a spin value", key.spec.name),
+        }
+    }
+
+    /// A check option's value.
+    #[inline]
+    pub fn check(&self, key: CheckKey) -> bool {
+        match self.values[declared_index(key.spec)] {
+            OptionValue::Check(b) => b,
+            _ => unreachable!("{} holds a check value", key.spec.name),
+        }
+    }
+
+    /// A text option's value.
+    #[inline]
+    pub fn text(&self, key: TextKey) -> &str {
+        match &self.values[declared_index(key.spec)] {
+            OptionValue::Text(text) => text,
+            _ => unreachable!("{} holds a text value", key.spec.name),
         }
     }
 }
@@ -458,7 +612,8 @@ mod tests {
                         let (found, value) = setoption(&format!("name {name} value {v}")).unwrap();
                         assert_eq!(found, spec);
                         assert_eq!(value, OptionValue::Spin(v));
-                        options.set(found, &value);
+                        assert!(options.set(found, &value));
+                        assert_eq!(options.value(spec), Some(value));
                     }
                     for v in [min - 1, max + 1] {
                         assert_eq!(
@@ -483,7 +638,8 @@ mod tests {
                         let (found, value) =
                             setoption(&format!("name {name} value {text}")).unwrap();
                         assert_eq!(value, OptionValue::Check(b));
-                        options.set(found, &value);
+                        assert!(options.set(found, &value));
+                        assert_eq!(options.value(spec), Some(value));
                     }
                     assert!(matches!(
                         setoption(&format!("name {name} value yes")),
@@ -491,10 +647,10 @@ mod tests {
                     ));
                 }
                 OptionKind::Button => {
-                    assert_eq!(
-                        setoption(&format!("name {name}")).unwrap().1,
-                        OptionValue::Button
-                    );
+                    let (found, value) = setoption(&format!("name {name}")).unwrap();
+                    assert_eq!(value, OptionValue::Button);
+                    assert!(options.set(found, &value));
+                    assert_eq!(options, Options::default(), "a button stores nothing");
                 }
                 OptionKind::Text { .. } => {
                     let (_, value) =
@@ -502,13 +658,15 @@ mod tests {
                     assert_eq!(value, OptionValue::Text("some file.txt".into()));
                     let (_, empty) = setoption(&format!("name {name} value <empty>")).unwrap();
                     assert_eq!(empty, OptionValue::Text(String::new()));
+                    assert!(options.set(spec, &value));
+                    assert_eq!(options.value(spec), Some(value));
                 }
             }
         }
     }
 
     #[test]
-    fn values_reach_the_options() {
+    fn values_reach_the_options_through_their_keys() {
         let mut options = Options::default();
         for line in [
             "name hash value 64",
@@ -530,41 +688,39 @@ mod tests {
             "name UCI_ShowWDL value true",
         ] {
             let (spec, value) = setoption(line).unwrap();
-            options.set(spec, &value);
+            assert!(options.set(spec, &value), "{line}");
         }
-        assert_eq!(
-            options,
-            Options {
-                hash_mb: 64,
-                threads: 3,
-                move_overhead_ms: 75,
-                ponder: true,
-                multipv: 4,
-                show_wdl: true,
-                limit_strength: true,
-                elo: 1234,
-                skill_level: 3,
-                chess960: true,
-                own_book: false,
-                book_depth: 7,
-                book_file: "/tmp/x.txt".into(),
-                syzygy_path: "/tb/345:/tb/6".into(),
-                syzygy_probe_limit: 5,
-                use_nnue: false,
-                eval_file: "nets/my net.nnue".into(),
-            }
-        );
+        assert_eq!(options.spin(HASH), 64usize);
+        assert_eq!(options.spin(THREADS), 3usize);
+        assert_eq!(options.spin(MOVE_OVERHEAD), 75u64);
+        assert_eq!(options.spin(MULTI_PV), 4usize);
+        assert!(options.check(LIMIT_STRENGTH));
+        assert_eq!(options.spin(ELO), 1234i64);
+        assert_eq!(options.spin(SKILL_LEVEL), 3i64);
+        assert_eq!(options.spin(BOOK_DEPTH), 7u32);
+        assert!(options.check(PONDER));
+        assert!(options.check(CHESS960));
+        assert!(!options.check(OWN_BOOK));
+        assert_eq!(options.text(BOOK_FILE), "/tmp/x.txt");
+        assert_eq!(options.text(SYZYGY_PATH), "/tb/345:/tb/6");
+        assert_eq!(options.spin(SYZYGY_PROBE_LIMIT), 5u32);
+        assert!(!options.check(USE_NNUE));
+        assert_eq!(options.text(EVAL_FILE), "nets/my net.nnue");
+        assert!(options.check(SHOW_WDL));
     }
 
     #[test]
-    fn defaults_come_from_the_table() {
+    fn defaults_come_from_the_declarations() {
         let options = Options::default();
-        assert_eq!(options.hash_mb, 16);
-        assert_eq!(options.move_overhead_ms, DEFAULT_MOVE_OVERHEAD_MS);
-        assert!(options.own_book);
-        assert_eq!(options.book_depth, 24);
+        for spec in OPTIONS {
+            assert_eq!(options.value(spec), Some(spec.default_value()));
+        }
+        assert_eq!(options.spin(HASH), 16);
+        assert_eq!(options.spin(MOVE_OVERHEAD), DEFAULT_MOVE_OVERHEAD_MS);
+        assert!(options.check(OWN_BOOK));
+        assert_eq!(options.spin(BOOK_DEPTH), 24);
         assert_eq!(
-            (options.syzygy_path.as_str(), options.syzygy_probe_limit),
+            (options.text(SYZYGY_PATH), options.spin(SYZYGY_PROBE_LIMIT)),
             ("", 7)
         );
         assert_eq!(
@@ -580,8 +736,8 @@ mod tests {
             "option name BookFile type string default <empty>"
         );
         // Full strength by default.
-        assert!(!options.limit_strength);
-        assert_eq!((options.elo, options.skill_level), (2_800, 20));
+        assert!(!options.check(LIMIT_STRENGTH));
+        assert_eq!((options.spin(ELO), options.spin(SKILL_LEVEL)), (2_800, 20));
         assert_eq!(
             find("UCI_Elo").unwrap().uci_line(),
             "option name UCI_Elo type spin default 2800 min 1000 max 2800"
@@ -594,11 +750,87 @@ mod tests {
             find("UCI_LimitStrength").unwrap().uci_line(),
             "option name UCI_LimitStrength type check default false"
         );
-        assert!(!options.show_wdl);
+        assert!(!options.check(SHOW_WDL));
         assert_eq!(
             find("uci_showwdl").unwrap().uci_line(),
             "option name UCI_ShowWDL type check default false"
         );
+    }
+
+    #[test]
+    fn keys_name_their_own_declaration_and_names_are_unique() {
+        assert_eq!(HASH.spec().name, "Hash");
+        assert_eq!(CLEAR_HASH.spec().name, "Clear Hash");
+        assert_eq!(PONDER.spec().name, "Ponder");
+        assert_eq!(EVAL_FILE.spec().name, "EvalFile");
+        for (i, spec) in OPTIONS.iter().enumerate() {
+            assert_eq!(spec.slot, Slot::Engine(i), "{}", spec.name);
+            assert_eq!(find(spec.name), Some(spec), "another option has the name");
+        }
+    }
+
+    #[test]
+    fn effects_are_declared_with_their_options() {
+        let effect = |name: &str| find(name).unwrap().effect;
+        assert_eq!(effect("Hash"), Some(Effect::ResizeHash));
+        assert_eq!(effect("Threads"), Some(Effect::SetThreads));
+        assert_eq!(effect("Clear Hash"), Some(Effect::ClearHash));
+        assert_eq!(effect("BookFile"), Some(Effect::LoadBook));
+        assert_eq!(effect("SyzygyPath"), Some(Effect::LoadTablebases));
+        assert_eq!(effect("EvalFile"), Some(Effect::LoadNetwork));
+        assert_eq!(effect("UseNNUE"), Some(Effect::SwitchEvaluation));
+        let with_effect = OPTIONS.iter().filter(|s| s.effect.is_some()).count();
+        assert_eq!(with_effect, 7, "an effect no test names");
+        // What a running search uses waits for it; the book does not.
+        let waiting: Vec<&str> = OPTIONS
+            .iter()
+            .filter(|s| s.effect.is_some_and(Effect::waits_for_search))
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(
+            waiting,
+            [
+                "Hash",
+                "Threads",
+                "Clear Hash",
+                "SyzygyPath",
+                "UseNNUE",
+                "EvalFile"
+            ]
+        );
+    }
+
+    #[test]
+    fn values_the_option_does_not_admit_are_not_stored() {
+        let mut options = Options::default();
+        let hash = HASH.spec();
+        assert!(!options.set(hash, &OptionValue::Spin(0)));
+        assert!(!options.set(hash, &OptionValue::Check(true)));
+        assert!(!options.set(hash, &OptionValue::Text("64".into())));
+        assert!(!options.set(PONDER.spec(), &OptionValue::Spin(1)));
+        assert!(!options.set(BOOK_FILE.spec(), &OptionValue::Button));
+        // A copy with another type still stores only what the declared
+        // option admits.
+        let disguised = OptionSpec {
+            kind: OptionKind::Text { default: "" },
+            ..*hash
+        };
+        assert!(!options.set(&disguised, &OptionValue::Text("x".into())));
+        assert_eq!(options, Options::default());
+        assert!(options.set(hash, &OptionValue::Spin(1)));
+        assert_eq!(options.spin(HASH), 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "outside its range")]
+    fn a_spin_default_outside_its_range_is_refused() {
+        spin("Nonsense", 5, 0, 3);
+    }
+
+    #[test]
+    #[should_panic(expected = "does not take")]
+    fn an_effect_on_the_wrong_type_of_option_is_refused() {
+        check("Nonsense", false).on_change(Effect::ResizeHash);
     }
 
     #[cfg(feature = "tune")]
@@ -618,6 +850,7 @@ mod tests {
         // not disturbed.
         for (spec, t) in specs[OPTIONS.len()..].iter().zip(&TUNABLES) {
             assert_eq!(spec.name, t.name);
+            assert_eq!(spec.effect, None);
             assert_eq!(
                 spec.kind,
                 OptionKind::Spin {
@@ -629,7 +862,7 @@ mod tests {
             let name = t.name;
             for v in [t.min, t.default, t.max] {
                 let (found, value) = setoption(&format!("name {name} value {v}")).unwrap();
-                assert_eq!((found.id, value), (spec.id, OptionValue::Spin(v)));
+                assert_eq!((found, value), (*spec, OptionValue::Spin(v)));
             }
             for v in [t.min - 1, t.max + 1] {
                 assert_eq!(
@@ -658,14 +891,16 @@ mod tests {
         let mut options = Options::default();
         assert_eq!(HELPER_START_DEPTH_COUNT(), 2);
         let (spec, value) = setoption("name helper_start_depth_count value 4").unwrap();
-        options.set(spec, &value);
+        assert!(options.set(spec, &value));
         assert_eq!(HELPER_START_DEPTH_COUNT(), 4);
+        assert_eq!(options.value(spec), Some(OptionValue::Spin(4)));
         assert_eq!(options, Options::default(), "stored in the parameter only");
         // Refused values leave it as it was.
         assert!(setoption("name HELPER_START_DEPTH_COUNT value 0").is_err());
+        assert!(!options.set(spec, &OptionValue::Spin(0)));
         assert_eq!(HELPER_START_DEPTH_COUNT(), 4);
         let (spec, value) = setoption("name HELPER_START_DEPTH_COUNT value 2").unwrap();
-        options.set(spec, &value);
+        assert!(options.set(spec, &value));
         assert_eq!(HELPER_START_DEPTH_COUNT(), 2);
     }
 

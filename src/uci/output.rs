@@ -1,11 +1,95 @@
-//! What the engine says: `info` lines from search reports, scores, and the
-//! error lines. Pure formatting; `Engine` does the printing.
+//! What the engine says, as values: a `Reply` holds what a front end
+//! needs (a search report, the best move, an error...) and its `Display`
+//! is the exact UCI text. Pure formatting of `info` lines, scores and
+//! error lines; `Engine` hands the replies to its `Sink`.
 
 use super::error::UciError;
+use super::options::OptionSpec;
+use crate::chess::Move;
 use crate::search::score::mate_in_moves;
 use crate::search::tt::Bound;
 use crate::search::wdl::Wdl;
 use crate::search::{SearchInfo, SearchResult};
+use std::fmt;
+
+/// One reply of the engine. Its `Display` is the UCI text (a line, two for
+/// `Id`, `BookMove` and a `BestMove` without a legal move, several for a
+/// multi-line `Text`), without the last line end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// `id name <name>` and `id author <author>`.
+    Id {
+        name: &'static str,
+        author: &'static str,
+    },
+    /// An option of the `uci` listing: `option name ...`.
+    Option(&'static OptionSpec),
+    /// `uciok`: the listing is complete.
+    UciOk,
+    /// `readyok`.
+    ReadyOk,
+    /// A search report, `info depth ... pv ...`; `wdl`, with
+    /// `UCI_ShowWDL`, the expected shares; `chess960` says how castling
+    /// moves are written.
+    Info {
+        info: SearchInfo,
+        wdl: Option<Wdl>,
+        chess960: bool,
+    },
+    /// A search's answer: `bestmove` (and `ponder`), preceded, when the
+    /// root has no legal move, by `info depth D score S`.
+    BestMove {
+        result: SearchResult,
+        chess960: bool,
+    },
+    /// A move from the book: `info string book move M`, then `bestmove M`.
+    BookMove { mv: Move, chess960: bool },
+    /// A note for the user: `info string <text>`.
+    Message(String),
+    /// A rejected command, or part of one: `info string error: ...`.
+    Error(UciError),
+    /// What a command that is no UCI command prints (`d`, `eval`, `bench`,
+    /// `perft`), as it is.
+    Text(String),
+}
+
+impl Reply {
+    /// The move a `bestmove` reply plays (`None` for other replies, and
+    /// when there is no legal move).
+    pub fn best_move(&self) -> Option<Move> {
+        match self {
+            Reply::BestMove { result, .. } if !result.best.is_null() => Some(result.best),
+            Reply::BookMove { mv, .. } => Some(*mv),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::Id { name, author } => write!(f, "id name {name}\nid author {author}"),
+            Reply::Option(spec) => f.write_str(&spec.uci_line()),
+            Reply::UciOk => f.write_str("uciok"),
+            Reply::ReadyOk => f.write_str("readyok"),
+            Reply::Info {
+                info,
+                wdl,
+                chess960,
+            } => f.write_str(&format_info(info, *chess960, *wdl)),
+            Reply::BestMove { result, chess960 } => {
+                f.write_str(&format_bestmove(result, *chess960))
+            }
+            Reply::BookMove { mv, chess960 } => {
+                let text = mv.to_uci(*chess960);
+                write!(f, "info string book move {text}\nbestmove {text}")
+            }
+            Reply::Message(text) => write!(f, "info string {text}"),
+            Reply::Error(error) => f.write_str(&format_error(error)),
+            Reply::Text(text) => f.write_str(text),
+        }
+    }
+}
 
 /// Longest line of engine output that quotes input (a safety net; echoed
 /// input is already cut to about 80 characters).
@@ -77,7 +161,6 @@ pub fn format_error(error: &UciError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Move;
     use crate::search::MATE;
 
     #[test]
@@ -131,6 +214,61 @@ mod tests {
     }
 
     #[test]
+    fn replies_read_as_their_uci_lines() {
+        let pos = crate::chess::Position::startpos();
+        let e4 = pos.parse_uci_move("e2e4", false).unwrap();
+        let cases = [
+            (
+                Reply::Id {
+                    name: "Kiln 1.0",
+                    author: "us",
+                },
+                "id name Kiln 1.0\nid author us",
+            ),
+            (
+                Reply::Option(super::super::options::HASH.spec()),
+                "option name Hash type spin default 16 min 1 max 65536",
+            ),
+            (Reply::UciOk, "uciok"),
+            (Reply::ReadyOk, "readyok"),
+            (
+                Reply::BookMove {
+                    mv: e4,
+                    chess960: false,
+                },
+                "info string book move e2e4\nbestmove e2e4",
+            ),
+            (
+                Reply::Message("tablebases off".into()),
+                "info string tablebases off",
+            ),
+            (
+                Reply::Error(UciError::SetoptionSyntax),
+                "info string error: setoption needs 'name <option> [value <value>]'",
+            ),
+            (Reply::Text("a\nb".into()), "a\nb"),
+        ];
+        for (reply, text) in cases {
+            assert_eq!(reply.to_string(), text);
+        }
+        let result = SearchResult {
+            best: e4,
+            ponder: None,
+            score: 20,
+            depth: 5,
+            nodes: 100,
+            pv: vec![e4],
+        };
+        let searched = Reply::BestMove {
+            result,
+            chess960: false,
+        };
+        assert_eq!(searched.to_string(), "bestmove e2e4");
+        assert_eq!(searched.best_move(), Some(e4));
+        assert_eq!(Reply::ReadyOk.best_move(), None);
+    }
+
+    #[test]
     fn no_legal_move_is_announced_before_0000() {
         let mated = SearchResult {
             best: Move::NULL,
@@ -149,5 +287,11 @@ mod tests {
             format_bestmove(&stalemate, false),
             "info depth 0 score cp 0\nbestmove 0000"
         );
+        let answer = Reply::BestMove {
+            result: stalemate,
+            chess960: false,
+        };
+        assert_eq!(answer.to_string(), "info depth 0 score cp 0\nbestmove 0000");
+        assert_eq!(answer.best_move(), None);
     }
 }
