@@ -6,9 +6,12 @@ use kiln::chess::Position;
 use kiln::search::time::Limits;
 use kiln::search::tt::TranspositionTable;
 use kiln::search::{SearchRequest, Signals, ThreadPool};
+use kiln::uci::{Engine, Reply, Sink};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::thread::ThreadId;
+use std::time::{Duration, Instant};
 
 /// The system allocator, counting allocations.
 struct Counting;
@@ -100,6 +103,52 @@ fn searches_start_no_thread_and_allocate_nothing_per_node() {
         assert_eq!(pool.thread_ids(), ids);
         if let Some(before) = &threads_before {
             assert_eq!(process_threads().as_ref(), Some(before));
+        }
+    }
+    // Through the UCI engine: `go` wakes the same worker each time, which
+    // answers, and no thread comes or goes.
+    drop(pool);
+    let answers = Arc::new(Answers::default());
+    let mut engine = Engine::with_sink(Arc::clone(&answers) as Arc<dyn Sink>);
+    engine.handle("setoption name Threads value 2");
+    engine.handle("isready");
+    let threads_before = process_threads();
+    for n in 1..=2 {
+        engine.handle("position startpos moves e2e4");
+        engine.handle("go depth 9");
+        answers.wait_for(n);
+        if let Some(before) = &threads_before {
+            assert_eq!(process_threads().as_ref(), Some(before));
+        }
+    }
+    let by = answers.by.lock().unwrap();
+    assert_eq!(by.len(), 2);
+    assert_eq!(by[0], by[1], "both answers from the same worker");
+    assert_ne!(by[0], std::thread::current().id());
+}
+
+/// Which thread sent each `bestmove`.
+#[derive(Default)]
+struct Answers {
+    by: Mutex<Vec<ThreadId>>,
+}
+
+impl Sink for Answers {
+    fn emit(&self, reply: Reply) {
+        if let Reply::BestMove { result, .. } = reply {
+            assert!(!result.best.is_null());
+            self.by.lock().unwrap().push(std::thread::current().id());
+        }
+    }
+}
+
+impl Answers {
+    /// Waits (at most a minute) for the `n`th answer.
+    fn wait_for(&self, n: usize) {
+        let start = Instant::now();
+        while self.by.lock().unwrap().len() < n {
+            assert!(start.elapsed() < Duration::from_secs(60), "no answer {n}");
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 }
