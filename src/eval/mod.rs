@@ -306,8 +306,8 @@ pub fn insufficient_material(pos: &Position) -> bool {
             let bishops = pos.pieces(Kind::Bishop);
             let one_each = pos.pieces_of(Color::White, Kind::Bishop).count() == 1
                 && pos.pieces_of(Color::Black, Kind::Bishop).count() == 1;
-            let light = Bitboard(0x55AA_55AA_55AA_55AA);
-            one_each && ((bishops & light).count() == 2 || (bishops & !light).count() == 2)
+            let dark = Bitboard::DARK_SQUARES;
+            one_each && ((bishops & dark).count() == 2 || (bishops & !dark).count() == 2)
         }
         _ => false,
     }

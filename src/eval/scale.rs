@@ -3,8 +3,8 @@
 //! phase blend: opposite-coloured bishops, rook endings with few pawns, and
 //! a side without pawns that cannot win.
 
-use super::endgame::{can_force_mate, DARK_SQUARES};
-use crate::chess::{Color, Kind, Position};
+use super::endgame::can_force_mate;
+use crate::chess::{Bitboard, Color, Kind, Position};
 use crate::tables::eval::{
     DRAWISH_SCALE, OPPOSITE_BISHOPS_PIECES_SCALE, OPPOSITE_BISHOPS_SCALE,
     PAWNLESS_SMALL_LEAD_SCALE, ROOK_ENDING_SCALE,
@@ -70,7 +70,7 @@ fn opposite_bishops(pos: &Position) -> bool {
     let black = pos.pieces_of(Color::Black, Kind::Bishop);
     white.count() == 1
         && black.count() == 1
-        && DARK_SQUARES.has(white.first()) != DARK_SQUARES.has(black.first())
+        && Bitboard::DARK_SQUARES.has(white.first()) != Bitboard::DARK_SQUARES.has(black.first())
 }
 
 /// One rook each and no other pieces; `strong` has at most three pawns and
