@@ -167,10 +167,9 @@ pub fn pst(tables: &[[i32; 64]; 12]) -> String {
     let mut s = header(
         "Piece-square values with material, from `codegen/src/pst.rs` (edit that file).\n\
          //! `PST[colour * 6 + kind][square]`, a1 first; White positive, Black negative;\n\
-         //! each entry packs (middlegame, endgame) as `s(mg, eg)`.",
+         //! each entry is a (middlegame, endgame) `PackedScore`, written `s(mg, eg)`.",
     );
-    s += "/// Packs a (middlegame, endgame) pair: middlegame in the high 16 bits.\n\
-          pub const fn s(mg: i32, eg: i32) -> i32 {\n    (mg << 16).wrapping_add(eg)\n}\n\n";
+    s += "use crate::packed::{s, PackedScore};\n\n";
     let phase: Vec<String> = crate::pst::PHASE_WEIGHT
         .iter()
         .map(|v| v.to_string())
@@ -181,10 +180,10 @@ pub fn pst(tables: &[[i32; 64]; 12]) -> String {
         .map(|&(mg, eg)| format!("s({mg}, {eg})"))
         .collect();
     s += &format!(
-        "/// Material per kind (pawn..king), packed.\npub const MATERIAL: [i32; 6] = [{}];\n\n",
+        "/// Material per kind (pawn..king), packed.\npub const MATERIAL: [PackedScore; 6] = [{}];\n\n",
         material.join(", ")
     );
-    s += "pub const PST: [[i32; 64]; 12] = [\n";
+    s += "pub const PST: [[PackedScore; 64]; 12] = [\n";
     for (piece, table) in tables.iter().enumerate() {
         let cells: Vec<String> = table
             .iter()
@@ -422,12 +421,12 @@ fn eval_param_item(name: &str, value: &ParamValue, next_index: &mut usize) -> St
 pub fn eval_from(source: &str, values: &[(&'static str, ParamValue)]) -> String {
     let mut s = header(
         "Evaluation weights from `codegen/src/eval_params.rs` (edit that file).\n\
-         //! (middlegame, endgame) pairs are tuned `Weight`s, `w(mg, eg, index)`:\n\
-         //! packed like `s(mg, eg)` in `pst.rs`, and numbered for the tuner (`kiln\n\
+         //! (middlegame, endgame) pairs are tuned `Weight`s, `w(mg, eg, index)`: a\n\
+         //! `PackedScore` like `s(mg, eg)` in `pst.rs`, numbered for the tuner (`kiln\n\
          //! tune`); plain numbers are not tuned and are used as documented.\n\
          //! Material and piece-square values are in `pst.rs`.",
     );
-    s += "use crate::eval::weight::{w, Weight};\n";
+    s += "use crate::packed::{w, Weight};\n";
     let mut emitted: Vec<&str> = Vec::new();
     let mut next_index = FIRST_PARAM_WEIGHT_INDEX;
     let mut layout = Vec::new();
@@ -521,7 +520,7 @@ pub fn book_module(entries: &[BookEntry]) -> String {
 mod tests {
     use super::*;
 
-    /// The engine's unpacking (`src/eval/mod.rs`: `mg`, `eg`).
+    /// The engine's unpacking (`src/packed.rs`: `PackedScore::mg`, `eg`).
     fn unpack(packed: i32) -> (i32, i32) {
         ((packed + 0x8000) >> 16, packed as i16 as i32)
     }

@@ -8,6 +8,7 @@ use super::info::{adjacent_files, front_span, EvalInfo};
 use super::weight::{Terms, Trace};
 use crate::chess::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, Kind, Position, Square};
+use crate::packed::PackedScore;
 use crate::tables::eval::{
     BISHOP_MOBILITY, BISHOP_OUTPOST, BISHOP_PAIR, BISHOP_PAWN_SAME_COLOUR, KNIGHT_MOBILITY,
     KNIGHT_OUTPOST, QUEEN_MOBILITY, ROOK_MOBILITY, ROOK_ON_SEVENTH, ROOK_OPEN_FILE,
@@ -16,10 +17,15 @@ use crate::tables::eval::{
 
 /// Activity score for `color`, packed, from its own point of view. Adds
 /// every knight's, bishop's, rook's and queen's attacks to `info`.
-pub fn evaluate<T: Trace>(pos: &Position, color: Color, info: &mut EvalInfo, trace: &mut T) -> i32 {
+pub fn evaluate<T: Trace>(
+    pos: &Position,
+    color: Color,
+    info: &mut EvalInfo,
+    trace: &mut T,
+) -> PackedScore {
     let kings_and_pawns = pos.pieces(Kind::King) | pos.pieces(Kind::Pawn);
     if (pos.colored(color) & !kings_and_pawns).is_empty() {
-        return 0;
+        return PackedScore::ZERO;
     }
     let occupied = pos.occupied();
     // Squares worth moving to: not our own pieces, not covered by enemy pawns.

@@ -2,20 +2,17 @@
 // Regenerate with `cargo build --features regen`; review the diff.
 //! Piece-square values with material, from `codegen/src/pst.rs` (edit that file).
 //! `PST[colour * 6 + kind][square]`, a1 first; White positive, Black negative;
-//! each entry packs (middlegame, endgame) as `s(mg, eg)`.
+//! each entry is a (middlegame, endgame) `PackedScore`, written `s(mg, eg)`.
 
-/// Packs a (middlegame, endgame) pair: middlegame in the high 16 bits.
-pub const fn s(mg: i32, eg: i32) -> i32 {
-    (mg << 16).wrapping_add(eg)
-}
+use crate::packed::{s, PackedScore};
 
 /// Game-phase weight per kind (pawn..king); 24 = all pieces on.
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 
 /// Material per kind (pawn..king), packed.
-pub const MATERIAL: [i32; 6] = [s(91, 143), s(322, 350), s(332, 386), s(474, 636), s(1031, 1123), s(0, 0)];
+pub const MATERIAL: [PackedScore; 6] = [s(91, 143), s(322, 350), s(332, 386), s(474, 636), s(1031, 1123), s(0, 0)];
 
-pub const PST: [[i32; 64]; 12] = [
+pub const PST: [[PackedScore; 64]; 12] = [
     // white pawn
     [
         s(   91,   143), s(   91,   143), s(   91,   143), s(   91,   143), s(   91,   143), s(   91,   143), s(   91,   143), s(   91,   143), // a1-h1

@@ -33,6 +33,7 @@ use super::golden::golden_section_minimum;
 use crate::datagen::format::{GameReader, GameResult, SampleFilter};
 use crate::datagen::DEFAULT_DATA_FILE;
 use crate::eval::{self, eg, mg, MAX_PHASE};
+use crate::packed::PackedScore;
 use crate::search::MAX_THREADS;
 use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TUNED_CONSTANTS, WEIGHT_COUNT};
 use crate::tools::args::{ArgError, Flags};
@@ -502,8 +503,8 @@ fn integers(text: &str) -> Vec<i32> {
 const STALE: &str = "differs from the weights this binary was built with: \
 run `cargo build --release --features regen` (and use that binary) first";
 
-fn unpack(packed: i32) -> (i32, i32) {
-    (mg(packed), eg(packed))
+fn unpack(packed: PackedScore) -> (i32, i32) {
+    (packed.mg(), packed.eg())
 }
 
 /// `codegen/src/eval_params.rs` with every tuned constant's value replaced
@@ -512,7 +513,7 @@ fn unpack(packed: i32) -> (i32, i32) {
 /// the tables were generated).
 pub fn rewrite_eval_params(
     source: &str,
-    compiled: &[i32],
+    compiled: &[PackedScore],
     tuned: &[Option<(i32, i32)>],
 ) -> Result<String, TuneError> {
     let mut out = String::with_capacity(source.len());
@@ -566,7 +567,7 @@ const PST_TABLE_NAMES: [&str; 6] = ["PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN",
 /// replaced by `tuned` (unused weights keep the file's value).
 pub fn rewrite_pst(
     source: &str,
-    compiled: &[i32],
+    compiled: &[PackedScore],
     tuned: &[Option<(i32, i32)>],
 ) -> Result<String, TuneError> {
     let bad = |why: String| TuneError::ParamFile(format!("pst.rs: {why}"));
@@ -653,9 +654,9 @@ pub fn write(config: &Config, report: &Report) -> Result<(), TuneError> {
 
 /// The value of every weight as this binary was built: material and
 /// piece-square values from `tables::pst`, the rest from the layout.
-pub fn compiled_values() -> Vec<i32> {
+pub fn compiled_values() -> Vec<PackedScore> {
     use crate::tables::pst::{MATERIAL, PST};
-    let mut values = vec![0; WEIGHT_COUNT];
+    let mut values = vec![PackedScore::ZERO; WEIGHT_COUNT];
     for kind in 0..6 {
         values[MATERIAL_WEIGHT_INDEX + kind] = MATERIAL[kind];
         for sq in 0..64 {
