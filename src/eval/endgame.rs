@@ -6,7 +6,7 @@
 //! progress: drive the lone king to the edge (to a corner of the bishop's
 //! colour in K+B+N v K), bring the attacking king (and a knight) close, and
 //! take squares away from the lone king.
-//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
+//! Weights: `crate::tables::eval`, generated from `codegen/weights/eval.txt`.
 
 use super::info::pawn_set_attacks;
 use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};

@@ -2,7 +2,7 @@
 //! it, open files next to it, and the danger from enemy pieces bearing on
 //! the squares around it and from their safe checks (attack units, looked
 //! up in `KING_DANGER`).
-//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
+//! Weights: `crate::tables::eval`, generated from `codegen/weights/eval.txt`.
 
 use super::info::{adjacent_files, beside, forward, ranks_ahead, EvalInfo};
 use super::weight::{Terms, Trace};

@@ -2,9 +2,10 @@
 //! generated constants (kept incrementally by `Position`), plus one function
 //! per term (pawn structure, piece activity, king safety, ...), blended by
 //! game phase, from the side to move's point of view. New terms go here, each
-//! in its file; their weights go in `codegen/src/eval_params.rs`, generated
+//! in its file; their weights go in `codegen/weights/eval.txt`, generated
 //! into `crate::tables::eval`, and are added through `weight::Terms` so that
-//! the tuner (`kiln tune`) sees them.
+//! the tuner (`kiln tune`) sees them. Scores are `crate::packed::PackedScore`
+//! (mg, eg) pairs until the phase blend.
 
 mod endgame;
 mod info;

@@ -1,7 +1,7 @@
 //! Pawn structure: passed, isolated, doubled, backward and connected pawns
 //! (`structure`, which depends on the pawns alone and is cached by pawn key),
 //! and what passed pawns are worth given the pieces and kings (`passers`).
-//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
+//! Weights: `crate::tables::eval`, generated from `codegen/weights/eval.txt`.
 
 #[cfg(test)]
 use super::info::{adjacent_files, front_span, ranks_ahead};

@@ -2,7 +2,7 @@
 //! their own pawns, rooks on open files and on the seventh rank. Computing
 //! each piece's attacks here, it also records them in `EvalInfo` for the
 //! threat and king-safety terms.
-//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
+//! Weights: `crate::tables::eval`, generated from `codegen/weights/eval.txt`.
 
 use super::info::{adjacent_files, front_span, EvalInfo};
 use super::weight::{Terms, Trace};

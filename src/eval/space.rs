@@ -1,6 +1,6 @@
 //! Space, in the opening and early middlegame: safe squares on the central
 //! files in our own half, counted again when they lie behind our pawns.
-//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
+//! Weights: `crate::tables::eval`, generated from `codegen/weights/eval.txt`.
 
 use super::info::EvalInfo;
 use super::weight::{Terms, Trace};

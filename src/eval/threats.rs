@@ -2,7 +2,7 @@
 //! rooks and queens attacked by our minor pieces, queens by our rooks,
 //! enemy pieces we attack that nothing defends, and safe pawn pushes that
 //! would attack an enemy piece. Reads the attack maps in `EvalInfo`.
-//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
+//! Weights: `crate::tables::eval`, generated from `codegen/weights/eval.txt`.
 
 use super::info::{forward, pawn_set_attacks, relative_rank_mask, EvalInfo};
 use super::weight::{Terms, Trace};
