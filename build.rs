@@ -29,13 +29,27 @@ fn embed_network() {
     }
 }
 
+/// The weights files the generators read (`codegen` compiles them in).
+const WEIGHTS_FILES: [&str; 2] = ["codegen/weights/eval.txt", "codegen/weights/pst.txt"];
+
 /// `cargo build --features regen` reruns the generators (magic search,
 /// Zobrist keys, PST, evaluation weights, LMR) and rewrites the committed
-/// `src/tables/`.
+/// `src/tables/`; a weights file that does not parse fails the build with
+/// `codegen/weights/<file>:LINE: <what>`.
 fn regenerate_tables_if_requested() {
     if env::var_os("CARGO_FEATURE_REGEN").is_some() {
+        for file in WEIGHTS_FILES {
+            println!(
+                "cargo:rerun-if-changed={}",
+                manifest_dir().join(file).display()
+            );
+        }
         let dir = manifest_dir().join("src").join("tables");
-        codegen::write_tables(&dir).expect("writing src/tables");
+        if let Err(message) = codegen::write_tables(&dir) {
+            println!("cargo:warning={message}");
+            eprintln!("error: {message}");
+            std::process::exit(1);
+        }
     }
 }
 

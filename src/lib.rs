@@ -12,6 +12,7 @@ pub mod datagen;
 pub mod eval;
 pub mod files;
 pub mod nnue;
+pub mod packed;
 pub mod rng;
 pub mod search;
 pub mod syzygy;

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 #[test]
 fn committed_tables_are_up_to_date() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/tables");
-    for file in codegen::generate_tables() {
+    let files = codegen::generate_tables().unwrap_or_else(|message| panic!("{message}"));
+    for file in files {
         let path = dir.join(file.name);
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
@@ -59,16 +60,18 @@ fn lmr_table_equals_the_old_runtime_formula() {
 #[test]
 fn packed_eval_weights_unpack_to_the_codegen_pairs() {
     // The engine's own `mg`/`eg` read back every (mg, eg) pair of
-    // `codegen/src/eval_params.rs` from the generated weights, and the
+    // `codegen/weights/eval.txt` from the generated weights, and the
     // tuner's layout names every pair constant with its length. The list
-    // of constants is codegen's own (`eval_param_values`), not a copy.
-    use codegen::emit::{eval_param_values, ParamValue};
+    // of constants is codegen's own reading of the file, not a copy.
+    use codegen::weights::Value;
     use kiln::eval::{eg, mg};
     use kiln::tables::eval::TUNED_CONSTANTS;
-    for (name, value) in eval_param_values() {
-        let pairs = match value {
-            ParamValue::Packed(m, e) => vec![(m, e)],
-            ParamValue::PackedArray(v) => v,
+    let doc = codegen::eval_params::document().unwrap_or_else(|e| panic!("{e}"));
+    for entry in doc.entries() {
+        let name = entry.name.as_str();
+        let pairs = match &entry.value {
+            Value::Pair(m, e) => vec![(*m, *e)],
+            Value::Pairs(v) => v.clone(),
             _ => continue,
         };
         let (_, weights, _) = TUNED_CONSTANTS

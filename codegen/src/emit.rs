@@ -5,8 +5,10 @@
 
 use crate::book::BookEntry;
 use crate::magic::{Magic, MagicSet};
+use crate::pst::PieceSquareValues;
+use crate::weights::{Document, ErrorKind, Item, Value, WeightsError};
 use crate::zobrist::ZobristKeys;
-use proc_macro2::{Ident, Literal, Span, TokenStream};
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use std::fmt::Write;
 
@@ -162,37 +164,31 @@ pub fn zobrist(keys: &ZobristKeys) -> String {
     s
 }
 
-/// `src/tables/pst.rs`: packed material + piece-square values, both colours.
-pub fn pst(tables: &[[i32; 64]; 12]) -> String {
+/// `src/tables/pst.rs`: material + piece-square values, both colours, as
+/// the engine's packed scores.
+pub fn pst(values: &PieceSquareValues) -> String {
     let mut s = header(
-        "Piece-square values with material, from `codegen/src/pst.rs` (edit that file).\n\
+        "Piece-square values with material, from `codegen/weights/pst.txt` (edit that file).\n\
          //! `PST[colour * 6 + kind][square]`, a1 first; White positive, Black negative;\n\
-         //! each entry packs (middlegame, endgame) as `s(mg, eg)`.",
+         //! each entry is a (middlegame, endgame) `PackedScore`, written `s(mg, eg)`.",
     );
-    s += "/// Packs a (middlegame, endgame) pair: middlegame in the high 16 bits.\n\
-          pub const fn s(mg: i32, eg: i32) -> i32 {\n    (mg << 16).wrapping_add(eg)\n}\n\n";
-    let phase: Vec<String> = crate::pst::PHASE_WEIGHT
-        .iter()
-        .map(|v| v.to_string())
-        .collect();
+    s += "use crate::packed::{s, PackedScore};\n\n";
+    let phase: Vec<String> = values.phase_weight.iter().map(|v| v.to_string()).collect();
     s += &format!("/// Game-phase weight per kind (pawn..king); 24 = all pieces on.\npub const PHASE_WEIGHT: [i32; 6] = [{}];\n\n", phase.join(", "));
-    let material: Vec<String> = crate::pst::MATERIAL
+    let material: Vec<String> = values
+        .material
         .iter()
         .map(|&(mg, eg)| format!("s({mg}, {eg})"))
         .collect();
     s += &format!(
-        "/// Material per kind (pawn..king), packed.\npub const MATERIAL: [i32; 6] = [{}];\n\n",
+        "/// Material per kind (pawn..king), packed.\npub const MATERIAL: [PackedScore; 6] = [{}];\n\n",
         material.join(", ")
     );
-    s += "pub const PST: [[i32; 64]; 12] = [\n";
-    for (piece, table) in tables.iter().enumerate() {
+    s += "pub const PST: [[PackedScore; 64]; 12] = [\n";
+    for (piece, table) in values.packed_tables().iter().enumerate() {
         let cells: Vec<String> = table
             .iter()
-            .map(|&p| {
-                let eg = p as i16 as i32;
-                let mg = (p.wrapping_sub(eg)) >> 16;
-                format!("s({mg:5}, {eg:5})")
-            })
+            .map(|&(mg, eg)| format!("s({mg:5}, {eg:5})"))
             .collect();
         let colour = if piece < 6 { "white" } else { "black" };
         s += &format!(
@@ -249,155 +245,31 @@ pub fn lmr(table: &[[u8; crate::lmr::LMR_MOVES]]) -> String {
     s
 }
 
-/// A constant of `codegen/src/eval_params.rs` as the generator sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParamValue {
-    /// `i32`: emitted as is.
-    Plain(i32),
-    /// `(i32, i32)`: a (middlegame, endgame) pair, emitted packed as `s(mg, eg)`.
-    Packed(i32, i32),
-    /// `[i32; N]`.
-    PlainArray(Vec<i32>),
-    /// `[(i32, i32); N]`: emitted as `[i32; N]` of `s(mg, eg)`.
-    PackedArray(Vec<(i32, i32)>),
-}
-
-impl From<i32> for ParamValue {
-    fn from(v: i32) -> Self {
-        ParamValue::Plain(v)
-    }
-}
-
-impl From<(i32, i32)> for ParamValue {
-    fn from((mg, eg): (i32, i32)) -> Self {
-        ParamValue::Packed(mg, eg)
-    }
-}
-
-impl<const N: usize> From<[i32; N]> for ParamValue {
-    fn from(v: [i32; N]) -> Self {
-        ParamValue::PlainArray(v.to_vec())
-    }
-}
-
-impl<const N: usize> From<[(i32, i32); N]> for ParamValue {
-    fn from(v: [(i32, i32); N]) -> Self {
-        ParamValue::PackedArray(v.to_vec())
-    }
-}
-
-/// Every constant of `codegen/src/eval_params.rs` with its (compiled, typed)
-/// value. `eval` checks this list against the file both ways, so a constant
-/// added there and not here (or the reverse) fails generation.
-pub fn eval_param_values() -> Vec<(&'static str, ParamValue)> {
-    use crate::eval_params::*;
-    macro_rules! values {
-        ($($name:ident),* $(,)?) => {
-            vec![$((stringify!($name), ParamValue::from($name))),*]
-        };
-    }
-    values![
-        TEMPO,
-        PASSED_PAWN,
-        PASSED_PAWN_PROTECTED,
-        ISOLATED_PAWN,
-        DOUBLED_PAWN,
-        BACKWARD_PAWN,
-        PHALANX_PAWN,
-        SUPPORTED_PAWN,
-        PASSED_BLOCKED,
-        PASSED_FREE_PATH,
-        PASSER_OWN_KING_DISTANCE,
-        PASSER_ENEMY_KING_DISTANCE,
-        KNIGHT_MOBILITY,
-        BISHOP_MOBILITY,
-        ROOK_MOBILITY,
-        QUEEN_MOBILITY,
-        BISHOP_PAIR,
-        ROOK_OPEN_FILE,
-        ROOK_SEMI_OPEN_FILE,
-        KNIGHT_OUTPOST,
-        BISHOP_OUTPOST,
-        ROOK_ON_SEVENTH,
-        BISHOP_PAWN_SAME_COLOUR,
-        THREAT_BY_PAWN,
-        THREAT_MINOR_ON_ROOK,
-        THREAT_MINOR_ON_QUEEN,
-        THREAT_ROOK_ON_QUEEN,
-        HANGING_PIECE,
-        HANGING_PAWN,
-        SAFE_PAWN_PUSH_THREAT,
-        KING_SHIELD,
-        PAWN_STORM,
-        KING_OPEN_FILE,
-        KING_SEMI_OPEN_FILE,
-        KING_ATTACK_WEIGHT,
-        SAFE_CHECK_UNITS,
-        KING_DANGER_MIN_ATTACKERS,
-        KING_DANGER,
-        SPACE_MIN_PHASE,
-        SPACE_SQUARE,
-        DRAWISH_SCALE,
-        PAWNLESS_SMALL_LEAD_SCALE,
-        OPPOSITE_BISHOPS_SCALE,
-        OPPOSITE_BISHOPS_PIECES_SCALE,
-        ROOK_ENDING_SCALE,
-        KNOWN_WIN,
-        MAX_WIN_SCORE,
-        EDGE_STEP,
-        BISHOP_CORNER_STEP,
-        BISHOP_CORNER_STEP_SQUARED,
-        BISHOP_CORNER_KING_STEP,
-        KNIGHT_PROXIMITY_STEP,
-        KING_PROXIMITY_STEP,
-        LONE_KING_SQUARE,
-    ]
-}
-
-/// The source of `codegen/src/eval_params.rs`: its layout, doc comments and
-/// group headings are copied into `src/tables/eval.rs`.
-pub const EVAL_PARAMS_SOURCE: &str = include_str!("eval_params.rs");
-
-/// `s(mg, eg)` for the generated file. Both halves must be within ±32767
-/// (an `i16`, without -32768, which would overflow the packing) for the
-/// engine's `mg`/`eg` to unpack them.
-fn packed_literal(name: &str, (mg, eg): (i32, i32)) -> String {
-    let half = -(i16::MAX as i32)..=i16::MAX as i32;
-    assert!(
-        half.contains(&mg) && half.contains(&eg),
-        "codegen/src/eval_params.rs: {name}: ({mg}, {eg}) does not fit in two i16 halves (each within ±32767)"
-    );
-    format!(
-        "s({}, {})",
-        Literal::i32_unsuffixed(mg),
-        Literal::i32_unsuffixed(eg)
-    )
-}
-
 /// Tuner layout of the weight vector: material of pawn..king first, then
 /// the piece-square values (kind * 64 + White-relative square, a1 = 0), then
-/// every `(i32, i32)` constant of `eval_params.rs` in file order.
+/// every (middlegame, endgame) pair of `eval.txt` in file order.
 pub const MATERIAL_WEIGHT_INDEX: usize = 0;
 /// See `MATERIAL_WEIGHT_INDEX`.
 pub const PST_WEIGHT_INDEX: usize = 6;
-/// Index of the first `eval_params.rs` weight.
+/// Index of the first `eval.txt` weight.
 pub const FIRST_PARAM_WEIGHT_INDEX: usize = PST_WEIGHT_INDEX + 6 * 64;
 
-/// A tuned weight literal for the generated file: `w(mg, eg, index)`.
-fn weight_literal(name: &str, pair: (i32, i32), index: usize) -> String {
-    let packed = packed_literal(name, pair);
-    let args = packed.trim_start_matches("s(").trim_end_matches(')');
-    format!("w({args}, {index})")
-}
+/// The constants `eval` adds after the weights (the tuner's layout): a
+/// weight may not take one of these names.
+pub const LAYOUT_NAMES: [&str; 4] = [
+    "MATERIAL_WEIGHT_INDEX",
+    "PST_WEIGHT_INDEX",
+    "WEIGHT_COUNT",
+    "TUNED_CONSTANTS",
+];
 
 /// One generated constant: `pub const NAME: TYPE = VALUE;`. Pairs become
-/// tuner-visible `Weight`s numbered from `*next_index`.
-fn eval_param_item(name: &str, value: &ParamValue, next_index: &mut usize) -> String {
-    let ident = Ident::new(name, Span::call_site());
+/// tuner-visible `Weight`s, `w(mg, eg, index)`, numbered from `*next_index`.
+fn eval_item(name: &str, value: &Value, next_index: &mut usize) -> String {
     let plain = |v: i32| Literal::i32_unsuffixed(v).to_string();
-    let mut weight = |pair: (i32, i32)| {
+    let mut weight = |(mg, eg): (i32, i32)| {
         *next_index += 1;
-        weight_literal(name, pair, *next_index - 1)
+        format!("w({}, {}, {})", plain(mg), plain(eg), *next_index - 1)
     };
     let array = |ty: &str, cells: Vec<String>| {
         (
@@ -406,78 +278,70 @@ fn eval_param_item(name: &str, value: &ParamValue, next_index: &mut usize) -> St
         )
     };
     let (ty, value) = match value {
-        ParamValue::Plain(v) => ("i32".to_string(), plain(*v)),
-        ParamValue::Packed(mg, eg) => ("Weight".to_string(), weight((*mg, *eg))),
-        ParamValue::PlainArray(v) => array("i32", v.iter().map(|&x| plain(x)).collect()),
-        ParamValue::PackedArray(v) => array("Weight", v.iter().map(|&pair| weight(pair)).collect()),
+        Value::Number(v) => ("i32".to_string(), plain(*v)),
+        Value::Pair(mg, eg) => ("Weight".to_string(), weight((*mg, *eg))),
+        Value::Numbers(v) => array("i32", v.iter().map(|&x| plain(x)).collect()),
+        Value::Pairs(v) => array("Weight", v.iter().map(|&pair| weight(pair)).collect()),
     };
-    format!("pub const {ident}: {ty} = {value};")
+    format!("pub const {name}: {ty} = {value};")
 }
 
-/// `src/tables/eval.rs` from the text of `codegen/src/eval_params.rs` and
-/// the values of its constants: the file's lines after its module doc, each
-/// `pub const` line replaced by the engine's form (pairs packed). Panics,
-/// naming the line, when the file breaks the one-line-per-constant format
-/// or does not match `values`.
-pub fn eval_from(source: &str, values: &[(&'static str, ParamValue)]) -> String {
+/// `src/tables/eval.rs` from the parsed `codegen/weights/eval.txt`: a
+/// `pub const` per entry in file order, pairs as tuned `Weight`s; the
+/// comment lines right above an entry become its doc comment, `## Title`
+/// a `// ---- Title ----` heading, empty lines stay; other comments (notes
+/// about the file) are left out with the empty line after them. Then the
+/// tuner's layout.
+pub fn eval(doc: &Document) -> Result<String, WeightsError> {
     let mut s = header(
-        "Evaluation weights from `codegen/src/eval_params.rs` (edit that file).\n\
-         //! (middlegame, endgame) pairs are tuned `Weight`s, `w(mg, eg, index)`:\n\
-         //! packed like `s(mg, eg)` in `pst.rs`, and numbered for the tuner (`kiln\n\
+        "Evaluation weights from `codegen/weights/eval.txt` (edit that file).\n\
+         //! (middlegame, endgame) pairs are tuned `Weight`s, `w(mg, eg, index)`: a\n\
+         //! `PackedScore` like `s(mg, eg)` in `pst.rs`, numbered for the tuner (`kiln\n\
          //! tune`); plain numbers are not tuned and are used as documented.\n\
          //! Material and piece-square values are in `pst.rs`.",
     );
-    s += "use crate::eval::weight::{w, Weight};\n";
-    let mut emitted: Vec<&str> = Vec::new();
+    s += "use crate::packed::{w, Weight};\n\n";
     let mut next_index = FIRST_PARAM_WEIGHT_INDEX;
     let mut layout = Vec::new();
-    let body = source
-        .lines()
-        .enumerate()
-        .skip_while(|(_, l)| l.starts_with("//!"));
-    for (i, line) in body {
-        let at = || format!("codegen/src/eval_params.rs:{}", i + 1);
-        let trimmed = line.trim();
-        if let Some(rest) = trimmed.strip_prefix("pub const ") {
-            let name = rest.split(':').next().unwrap_or_default().trim();
-            assert!(
-                trimmed.ends_with(';'),
-                "{}: keep `pub const {name}: TYPE = VALUE;` on one line",
-                at()
-            );
-            let Some((_, value)) = values.iter().find(|(n, _)| *n == name) else {
-                panic!(
-                    "{}: `{name}` is not listed in codegen's `emit::eval_param_values`",
-                    at()
-                );
-            };
-            assert!(!emitted.contains(&name), "{}: `{name}` defined twice", at());
-            emitted.push(name);
-            let first = next_index;
-            s += &eval_param_item(name, value, &mut next_index);
-            s += "\n";
-            if next_index > first {
-                let (weights, array) = match value {
-                    ParamValue::PackedArray(_) => (format!("&{name}"), true),
-                    _ => (format!("&[{name}]"), false),
-                };
-                layout.push(format!("    ({name:?}, {weights}, {array}),\n"));
+    let mut doc_lines: Vec<&str> = Vec::new();
+    for item in &doc.items {
+        match item {
+            Item::Comment(text) => {
+                doc_lines.push(text);
+                continue;
             }
-        } else if trimmed.is_empty() || trimmed.starts_with("//") {
-            s += line.trim_end();
-            s += "\n";
-        } else {
-            panic!(
-                "{}: expected `pub const`, `///` or `//` (one item per constant), found `{trimmed}`",
-                at()
-            );
+            // A note and the empty line after it are left out together.
+            Item::Blank if !doc_lines.is_empty() => {}
+            Item::Blank => s += "\n",
+            Item::Heading(text) => s += &format!("// ---- {text} ----\n"),
+            Item::Entry(entry) => {
+                let name = entry.name.as_str();
+                if LAYOUT_NAMES.contains(&name) {
+                    return Err(WeightsError::at(
+                        entry.line,
+                        ErrorKind::Reserved(name.to_string()),
+                    ));
+                }
+                for line in &doc_lines {
+                    s += &if line.is_empty() {
+                        "///\n".to_string()
+                    } else {
+                        format!("/// {line}\n")
+                    };
+                }
+                let first = next_index;
+                s += &eval_item(name, &entry.value, &mut next_index);
+                s += "\n";
+                if next_index > first {
+                    let (weights, array) = match entry.value {
+                        Value::Pairs(_) => (format!("&{name}"), true),
+                        _ => (format!("&[{name}]"), false),
+                    };
+                    layout.push(format!("    ({name:?}, {weights}, {array}),\n"));
+                }
+            }
         }
-    }
-    for (name, _) in values {
-        assert!(
-            emitted.contains(name),
-            "`{name}` is listed in `emit::eval_param_values` but not defined in codegen/src/eval_params.rs"
-        );
+        doc_lines.clear();
     }
     s += &format!(
         "\n// ---- Tuner layout ----\n\n\
@@ -493,12 +357,7 @@ pub fn eval_from(source: &str, values: &[(&'static str, ParamValue)]) -> String 
         layout.len(),
         layout.concat()
     );
-    s
-}
-
-/// `src/tables/eval.rs`: every evaluation weight but material and PST.
-pub fn eval() -> String {
-    eval_from(EVAL_PARAMS_SOURCE, &eval_param_values())
+    Ok(s)
 }
 
 /// The compiled book as a Rust module for `OUT_DIR`: entries sorted by key,
@@ -521,130 +380,97 @@ pub fn book_module(entries: &[BookEntry]) -> String {
 mod tests {
     use super::*;
 
-    /// The engine's unpacking (`src/eval/mod.rs`: `mg`, `eg`).
-    fn unpack(packed: i32) -> (i32, i32) {
-        ((packed + 0x8000) >> 16, packed as i16 as i32)
+    fn emitted(text: &str) -> String {
+        eval(&Document::parse(text).unwrap()).unwrap()
     }
 
     #[test]
-    fn packing_round_trips_for_every_pair_and_the_extremes() {
-        let mut pairs = vec![(0, 0), (-1, -1), (1, -1), (-1, 1)];
-        let extremes = [-(i16::MAX as i32), -1, 0, 1, i16::MAX as i32];
-        for a in extremes {
-            for b in extremes {
-                pairs.push((a, b));
-            }
-        }
-        for (_, value) in eval_param_values() {
-            match value {
-                ParamValue::Packed(mg, eg) => pairs.push((mg, eg)),
-                ParamValue::PackedArray(v) => pairs.extend(v),
-                _ => {}
-            }
-        }
-        for (mg, eg) in pairs {
-            assert_eq!(unpack(crate::pst::pack(mg, eg)), (mg, eg));
-        }
-    }
-
-    #[test]
-    fn every_constant_is_emitted_in_the_engine_form() {
-        let out = eval();
-        let values = eval_param_values();
-        for (name, value) in &values {
+    fn every_weight_is_emitted_in_the_engine_form() {
+        let doc = crate::eval_params::document().unwrap();
+        let out = eval(&doc).unwrap();
+        for entry in doc.entries() {
+            let name = &entry.name;
             let line = out
                 .lines()
                 .find(|l| l.starts_with(&format!("pub const {name}: ")))
                 .unwrap_or_else(|| panic!("{name} missing"));
-            let expected = match value {
-                ParamValue::Plain(_) => "i32".to_string(),
-                ParamValue::Packed(..) => "Weight".to_string(),
-                ParamValue::PlainArray(v) => format!("[i32; {}]", v.len()),
-                ParamValue::PackedArray(v) => format!("[Weight; {}]", v.len()),
+            let expected = match &entry.value {
+                Value::Number(v) => format!("i32 = {v};"),
+                Value::Pair(mg, eg) => format!("Weight = w({mg}, {eg}, "),
+                Value::Numbers(v) => format!("[i32; {}] = [{}, ", v.len(), v[0]),
+                Value::Pairs(v) => format!("[Weight; {}] = [w({}, {}, ", v.len(), v[0].0, v[0].1),
             };
-            assert!(line.contains(&format!(": {expected} = ")), "{line}");
+            assert!(line.contains(&format!(": {expected}")), "{line}");
         }
         // The constants, plus the four of the tuner layout.
-        assert_eq!(out.matches("pub const ").count(), values.len() + 4);
-        // Values as written in eval_params.rs (which a tuner rewrites).
-        use crate::eval_params::{DOUBLED_PAWN, KING_ATTACK_WEIGHT, KNIGHT_MOBILITY};
-        let (mg, eg) = DOUBLED_PAWN;
-        assert!(out.contains(&format!("pub const DOUBLED_PAWN: Weight = w({mg}, {eg}, ")));
-        let plain: Vec<String> = KING_ATTACK_WEIGHT.iter().map(|v| v.to_string()).collect();
-        assert!(out.contains(&format!(
-            "pub const KING_ATTACK_WEIGHT: [i32; {}] = [{}];",
-            plain.len(),
-            plain.join(", ")
-        )));
-        let (mg, eg) = KNIGHT_MOBILITY[0];
-        assert!(out.contains(&format!(
-            "pub const KNIGHT_MOBILITY: [Weight; 9] = [w({mg}, {eg}, "
-        )));
+        assert_eq!(
+            out.matches("pub const ").count(),
+            doc.entries().count() + LAYOUT_NAMES.len()
+        );
+        assert!(out.contains("\nuse crate::packed::{w, Weight};\n"));
     }
 
     #[test]
     fn tuned_weights_are_numbered_in_file_order_after_material_and_pst() {
-        let source = "pub const A: (i32, i32) = (1, 2);\npub const B: i32 = 3;\n\
-                      pub const C: [(i32, i32); 2] = [(4, 5), (6, 7)];\n";
-        let values = vec![
-            ("A", ParamValue::Packed(1, 2)),
-            ("B", ParamValue::Plain(3)),
-            ("C", ParamValue::PackedArray(vec![(4, 5), (6, 7)])),
-        ];
-        let out = eval_from(source, &values);
+        let out = emitted("A = (1, 2)\nB = 3\nC = [(4, 5), (6, 7)]\nD = [8, 9]\n");
         let first = FIRST_PARAM_WEIGHT_INDEX;
         assert!(out.contains(&format!("pub const A: Weight = w(1, 2, {first});")));
+        assert!(out.contains("pub const B: i32 = 3;"));
         assert!(out.contains(&format!(
             "pub const C: [Weight; 2] = [w(4, 5, {}), w(6, 7, {})];",
             first + 1,
             first + 2
         )));
+        assert!(out.contains("pub const D: [i32; 2] = [8, 9];"));
         assert!(out.contains(&format!("pub const WEIGHT_COUNT: usize = {};", first + 3)));
         assert!(out.contains("(\"A\", &[A], false),"));
         assert!(out.contains("(\"C\", &C, true),"));
-    }
-
-    fn one(name: &'static str, value: ParamValue) -> Vec<(&'static str, ParamValue)> {
-        vec![(name, value)]
+        assert!(!out.contains("(\"B\""));
     }
 
     #[test]
-    fn a_tuner_rewritten_file_is_emitted() {
-        let source =
-            "//! doc\n\n// ---- Group ----\n\n/// Doc.\npub const X: (i32, i32) = (-3,4);\n";
-        let out = eval_from(source, &one("X", ParamValue::Packed(-3, 4)));
-        assert!(out.contains(&format!(
-            "\n// ---- Group ----\n\n/// Doc.\npub const X: Weight = w(-3, 4, {FIRST_PARAM_WEIGHT_INDEX});\n"
-        )));
+    fn comments_above_an_entry_become_its_doc_and_notes_are_left_out() {
+        let out = emitted(
+            "# A note about the file.\n\n## Group\n\n# A note.\n\n# Doc,\n#\n# more.\nX = (-3, 4)\n",
+        );
+        let body = out
+            .split_once("use crate::packed::{w, Weight};\n\n")
+            .unwrap()
+            .1;
+        assert!(body.starts_with(&format!(
+            "// ---- Group ----\n\n/// Doc,\n///\n/// more.\npub const X: Weight = w(-3, 4, {FIRST_PARAM_WEIGHT_INDEX});\n\n// ---- Tuner layout"
+        )), "{body}");
+        assert!(!out.contains("note"));
     }
 
     #[test]
-    #[should_panic(expected = "eval_params.rs:2: keep `pub const X: TYPE = VALUE;` on one line")]
-    fn a_constant_split_over_lines_is_refused() {
-        eval_from(
-            "//! doc\npub const X: [i32; 2] = [\n1, 2];\n",
-            &one("X", ParamValue::PlainArray(vec![1, 2])),
+    fn a_weight_named_like_the_layout_is_refused() {
+        let doc = Document::parse("\nWEIGHT_COUNT = 3\n").unwrap();
+        assert_eq!(
+            eval(&doc).unwrap_err().located("eval.txt"),
+            "eval.txt:2: `WEIGHT_COUNT` is reserved for the generated code; rename it"
         );
     }
 
     #[test]
-    #[should_panic(expected = "`Y` is not listed")]
-    fn a_constant_missing_from_the_list_is_refused() {
-        eval_from("pub const Y: i32 = 1;\n", &one("X", ParamValue::Plain(1)));
-    }
-
-    #[test]
-    #[should_panic(expected = "`X` is listed in `emit::eval_param_values` but not defined")]
-    fn a_listed_constant_missing_from_the_file_is_refused() {
-        eval_from("// nothing\n", &one("X", ParamValue::Plain(1)));
-    }
-
-    #[test]
-    #[should_panic(expected = "does not fit in two i16 halves")]
-    fn a_pair_out_of_i16_range_is_refused() {
-        eval_from(
-            "pub const X: (i32, i32) = (40000, 0);\n",
-            &one("X", ParamValue::Packed(40000, 0)),
+    fn the_piece_square_module_holds_both_colours_with_material() {
+        let values = crate::pst::PieceSquareValues::load().unwrap();
+        let out = pst(&values);
+        assert!(out.contains("\nuse crate::packed::{s, PackedScore};\n"));
+        let (mg, eg) = values.material[1];
+        assert!(out.contains(&format!(", s({mg}, {eg}), ")));
+        // The white knight on a1: material plus the table's bottom-left cell.
+        let (a1_mg, a1_eg) = (values.drawn[1].0[56], values.drawn[1].1[56]);
+        let cell = format!("s({:5}, {:5})", mg + a1_mg, eg + a1_eg);
+        let white_knight = out.split("// white knight\n    [\n").nth(1).unwrap();
+        assert!(
+            white_knight.starts_with(&format!("        {cell}, ")),
+            "{white_knight}"
         );
+        // Black's knight on a8 is the same, negated.
+        let cell = format!("s({:5}, {:5})", -(mg + a1_mg), -(eg + a1_eg));
+        let black_knight = out.split("// black knight\n    [\n").nth(1).unwrap();
+        let a8_row = black_knight.lines().nth(7).unwrap();
+        assert!(a8_row.starts_with(&format!("        {cell}, ")), "{a8_row}");
     }
 }

@@ -1,10 +1,10 @@
 //! Build-time generators for Kiln. `build.rs` drives them; the engine never
 //! links this crate. Every generator is deterministic (fixed seeds, ChaCha20).
+//! The evaluation weights are data, `codegen/weights/*.txt`, read with
+//! `weights` (which `kiln tune` compiles too, to write them back).
 
 pub mod book;
 pub mod emit;
-// Tuner-written: one `pub const` per line, never reformatted.
-#[rustfmt::skip]
 pub mod eval_params;
 pub mod geometry;
 pub mod lmr;
@@ -12,6 +12,7 @@ pub mod magic;
 pub mod network;
 pub mod pst;
 pub mod rules;
+pub mod weights;
 pub mod zobrist;
 
 use std::path::Path;
@@ -23,12 +24,18 @@ pub struct GeneratedFile {
     pub contents: String,
 }
 
-/// Runs every table generator and returns the files `src/tables/` should hold.
-pub fn generate_tables() -> Vec<GeneratedFile> {
+/// Runs every table generator and returns the files `src/tables/` should
+/// hold, or the located error message (`<file>:<line>: <what>`) of a
+/// weights file that does not parse or fit.
+pub fn generate_tables() -> Result<Vec<GeneratedFile>, String> {
+    let eval = eval_params::document()
+        .and_then(|doc| emit::eval(&doc))
+        .map_err(|e| e.located(eval_params::FILE))?;
+    let pst = pst::PieceSquareValues::load().map_err(|e| e.located(pst::FILE))?;
     let knight: Vec<u64> = (0..64).map(geometry::knight_attacks).collect();
     let king: Vec<u64> = (0..64).map(geometry::king_attacks).collect();
     let pawn = [0, 1].map(|c| std::array::from_fn(|sq| geometry::pawn_attacks(c, sq)));
-    vec![
+    Ok(vec![
         GeneratedFile {
             name: "mod.rs",
             contents: emit::tables_mod(),
@@ -39,7 +46,7 @@ pub fn generate_tables() -> Vec<GeneratedFile> {
         },
         GeneratedFile {
             name: "eval.rs",
-            contents: emit::eval(),
+            contents: eval,
         },
         GeneratedFile {
             name: "lmr.rs",
@@ -55,19 +62,21 @@ pub fn generate_tables() -> Vec<GeneratedFile> {
         },
         GeneratedFile {
             name: "pst.rs",
-            contents: emit::pst(&pst::packed_tables()),
+            contents: emit::pst(&pst),
         },
-    ]
+    ])
 }
 
 /// Writes the generated tables into `dir` (normally `src/tables`), touching
-/// only files whose contents change.
-pub fn write_tables(dir: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    for file in generate_tables() {
+/// only files whose contents change; or says why it cannot.
+pub fn write_tables(dir: &Path) -> Result<(), String> {
+    let files = generate_tables()?;
+    let io = |e: std::io::Error| format!("{}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(io)?;
+    for file in files {
         let path = dir.join(file.name);
         if std::fs::read_to_string(&path).ok().as_deref() != Some(file.contents.as_str()) {
-            std::fs::write(&path, file.contents)?;
+            std::fs::write(&path, file.contents).map_err(io)?;
         }
     }
     Ok(())

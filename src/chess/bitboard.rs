@@ -18,6 +18,9 @@ impl Bitboard {
     pub const RANK_8: Bitboard = Bitboard(0xFF << 56);
     pub const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
     pub const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
+    /// The dark squares (a1, c1, ..., b2, ...): those whose file and rank
+    /// add up to an even number. The light squares are `!DARK_SQUARES`.
+    pub const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
 
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
@@ -141,5 +144,18 @@ impl Not for Bitboard {
     #[inline]
     fn not(self) -> Bitboard {
         Bitboard(!self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dark_squares_are_those_with_an_even_file_plus_rank() {
+        for s in Square::all() {
+            let dark = (s.file() + s.rank()).is_multiple_of(2);
+            assert_eq!(Bitboard::DARK_SQUARES.has(s), dark, "{s}");
+        }
     }
 }

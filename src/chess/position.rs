@@ -10,6 +10,7 @@ use super::bitboard::Bitboard;
 use super::mv::Move;
 use super::piece::{Color, Kind, Piece};
 use super::square::Square;
+use crate::packed::PackedScore;
 use crate::tables::{pst, zobrist};
 
 /// "No square" in the compact optional-square fields.
@@ -66,7 +67,7 @@ pub struct Position {
     /// Per colour, the Zobrist key of that colour's pieces other than pawns
     /// (king included), for the search's correction history.
     pub(super) non_pawn_keys: [u64; 2],
-    pub(super) psqt: i32,
+    pub(super) psqt: PackedScore,
     pub(super) phase: i32,
     pub(super) checkers: Bitboard,
     pub(super) pinned: Bitboard,
@@ -101,7 +102,7 @@ impl Position {
             key: 0,
             pawn_key: 0,
             non_pawn_keys: [0; 2],
-            psqt: 0,
+            psqt: PackedScore::ZERO,
             phase: 0,
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
@@ -202,7 +203,7 @@ impl Position {
 
     /// Packed (mg, eg) material + piece-square sum, White positive.
     #[inline]
-    pub fn psqt(&self) -> i32 {
+    pub fn psqt(&self) -> PackedScore {
         self.psqt
     }
 

@@ -6,19 +6,15 @@
 //! progress: drive the lone king to the edge (to a corner of the bishop's
 //! colour in K+B+N v K), bring the attacking king (and a knight) close, and
 //! take squares away from the lone king.
-//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
+//! Weights: `crate::tables::eval`, generated from `codegen/weights/eval.txt`.
 
-use super::pieces::pawn_attacks;
+use super::info::pawn_set_attacks;
 use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, Kind, Position, Square};
 use crate::tables::eval::{
     BISHOP_CORNER_KING_STEP, BISHOP_CORNER_STEP, BISHOP_CORNER_STEP_SQUARED, EDGE_STEP,
     KING_PROXIMITY_STEP, KNIGHT_PROXIMITY_STEP, KNOWN_WIN, LONE_KING_SQUARE, MAX_WIN_SCORE,
 };
-
-/// Dark squares (a1, c1, ..., b2, ...): a square is dark when its file and
-/// rank add up to an even number.
-pub(super) const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
 
 /// True when `color`'s pieces alone can force mate against a bare king:
 /// a queen, a rook, bishops on both colours, or a bishop with a knight.
@@ -29,7 +25,8 @@ pub fn can_force_mate(pos: &Position, color: Color) -> bool {
         return true;
     }
     let bishops = pos.pieces_of(color, Kind::Bishop);
-    let both_colours = (bishops & DARK_SQUARES).any() && (bishops & !DARK_SQUARES).any();
+    let both_colours =
+        (bishops & Bitboard::DARK_SQUARES).any() && (bishops & !Bitboard::DARK_SQUARES).any();
     both_colours || (bishops.any() && pos.pieces_of(color, Kind::Knight).any())
 }
 
@@ -78,12 +75,12 @@ fn lone_king_bonus(pos: &Position, strong: Color) -> i32 {
     let ours = pos.king(strong);
     let bishops = pos.pieces_of(strong, Kind::Bishop);
     let heavy = pos.pieces_of(strong, Kind::Queen) | pos.pieces_of(strong, Kind::Rook);
-    let one_bishop_colour =
-        (bishops & DARK_SQUARES).is_empty() || (bishops & !DARK_SQUARES).is_empty();
+    let one_bishop_colour = (bishops & Bitboard::DARK_SQUARES).is_empty()
+        || (bishops & !Bitboard::DARK_SQUARES).is_empty();
     let drive = if heavy.is_empty() && one_bishop_colour {
         // Bishop and knight: only the corners of the bishop's colour mate,
         // and the knight has to come close to help.
-        let dark = (bishops & DARK_SQUARES).any();
+        let dark = (bishops & Bitboard::DARK_SQUARES).any();
         bishop_corner_bonus(lone, dark) + knight_proximity_bonus(pos, strong, lone)
     } else {
         edge_bonus(lone)
@@ -144,7 +141,8 @@ fn lone_king_freedom_penalty(pos: &Position, strong: Color) -> i32 {
     let lone = pos.king(!strong);
     // The king does not block the line it is moving along.
     let occupied = pos.occupied() & !Bitboard::from_square(lone);
-    let mut attacked = king_attacks(pos.king(strong)) | pawn_attacks(pos, strong);
+    let mut attacked = king_attacks(pos.king(strong))
+        | pawn_set_attacks(strong, pos.pieces_of(strong, Kind::Pawn));
     for sq in pos.pieces_of(strong, Kind::Knight) {
         attacked |= knight_attacks(sq);
     }
@@ -188,14 +186,6 @@ mod tests {
 
     fn sq(name: &str) -> Square {
         name.parse().unwrap()
-    }
-
-    #[test]
-    fn dark_squares_mask() {
-        for s in Square::all() {
-            let dark = (s.file() + s.rank()).is_multiple_of(2);
-            assert_eq!(DARK_SQUARES.has(s), dark, "{s}");
-        }
     }
 
     #[test]

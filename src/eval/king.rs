@@ -2,12 +2,13 @@
 //! it, open files next to it, and the danger from enemy pieces bearing on
 //! the squares around it and from their safe checks (attack units, looked
 //! up in `KING_DANGER`).
-//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
+//! Weights: `crate::tables::eval`, generated from `codegen/weights/eval.txt`.
 
 use super::info::{adjacent_files, beside, forward, ranks_ahead, EvalInfo};
 use super::weight::{Terms, Trace};
 use crate::chess::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, Kind, Position};
+use crate::packed::PackedScore;
 use crate::tables::eval::{
     KING_DANGER, KING_DANGER_MIN_ATTACKERS, KING_OPEN_FILE, KING_SEMI_OPEN_FILE, KING_SHIELD,
     PAWN_STORM, SAFE_CHECK_UNITS,
@@ -15,10 +16,15 @@ use crate::tables::eval::{
 
 /// The danger to `color`'s king from enemy pieces, packed, from `color`'s
 /// own point of view (the pawn cover is `pawn_cover`, cached with the pawns).
-pub fn danger<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &mut T) -> i32 {
+pub fn danger<T: Trace>(
+    pos: &Position,
+    color: Color,
+    info: &EvalInfo,
+    trace: &mut T,
+) -> PackedScore {
     let attackers = info.king_attackers[color.index()];
     if attackers < KING_DANGER_MIN_ATTACKERS {
-        return 0;
+        return PackedScore::ZERO;
     }
     let mut terms = Terms::new(color, trace);
     let units = info.king_units[color.index()] + safe_check_units(pos, color, info);
@@ -29,7 +35,7 @@ pub fn danger<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &m
 /// Shield pawns, storming pawns and open files on the king's file and its
 /// neighbours: `color`'s packed score, own point of view. Depends only on
 /// the pawns and `color`'s king square.
-pub fn pawn_cover<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> i32 {
+pub fn pawn_cover<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> PackedScore {
     let mut terms = Terms::new(color, trace);
     let king = pos.king(color);
     let ours = pos.pieces_of(color, Kind::Pawn);

@@ -2,9 +2,10 @@
 //! generated constants (kept incrementally by `Position`), plus one function
 //! per term (pawn structure, piece activity, king safety, ...), blended by
 //! game phase, from the side to move's point of view. New terms go here, each
-//! in its file; their weights go in `codegen/src/eval_params.rs`, generated
+//! in its file; their weights go in `codegen/weights/eval.txt`, generated
 //! into `crate::tables::eval`, and are added through `weight::Terms` so that
-//! the tuner (`kiln tune`) sees them.
+//! the tuner (`kiln tune`) sees them. Scores are `crate::packed::PackedScore`
+//! (mg, eg) pairs until the phase blend.
 
 mod endgame;
 mod info;
@@ -22,48 +23,22 @@ pub use pawn_cache::PawnCache;
 use pawn_cache::PawnScores;
 
 use crate::chess::{Bitboard, Color, Kind, Position};
+use crate::packed::{PackedScore, Weight};
+pub use crate::packed::{MAX_PHASE, NORMAL_SCALE};
 use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TEMPO};
 use info::EvalInfo;
-use weight::{Coefficients, NoTrace, Trace, Weight};
+use weight::{Coefficients, NoTrace, Trace};
 
-/// Packs a (middlegame, endgame) pair, as the generated tables do.
-pub const fn s(mg: i32, eg: i32) -> i32 {
-    crate::tables::pst::s(mg, eg)
+/// The middlegame half of `packed` (`PackedScore::mg` as a function).
+#[inline]
+pub fn mg(packed: PackedScore) -> i32 {
+    packed.mg()
 }
 
-/// Total phase with every minor and major piece on the board.
-pub const MAX_PHASE: i32 = 24;
-
-/// The endgame scale factor meaning "not scaled" (factors are out of 128).
-pub const NORMAL_SCALE: i32 = scale::NORMAL;
-
-/// Middlegame half of a packed score.
+/// The endgame half of `packed` (`PackedScore::eg` as a function).
 #[inline]
-pub fn mg(packed: i32) -> i32 {
-    (packed + 0x8000) >> 16
-}
-
-/// Endgame half of a packed score.
-#[inline]
-pub fn eg(packed: i32) -> i32 {
-    packed as i16 as i32
-}
-
-/// Blends a packed (mg, eg) score by game phase.
-#[inline]
-pub fn taper(packed: i32, phase: i32) -> i32 {
-    taper_scaled(packed, phase, NORMAL_SCALE)
-}
-
-/// Blends a packed (mg, eg) score by game phase, the endgame half first
-/// multiplied by `eg_scale / 128`: `(mg * phase + eg * eg_scale / 128 *
-/// (24 - phase)) / 24`, rounded towards zero once.
-#[inline]
-pub fn taper_scaled(packed: i32, phase: i32, eg_scale: i32) -> i32 {
-    let phase = phase.clamp(0, MAX_PHASE) as i64;
-    let mg = mg(packed) as i64 * phase * NORMAL_SCALE as i64;
-    let eg = eg(packed) as i64 * eg_scale as i64 * (MAX_PHASE as i64 - phase);
-    ((mg + eg) / (MAX_PHASE as i64 * NORMAL_SCALE as i64)) as i32
+pub fn eg(packed: PackedScore) -> i32 {
+    packed.eg()
 }
 
 /// The names of the tapered terms, in `Breakdown::terms` order.
@@ -80,11 +55,11 @@ pub const TERM_NAMES: [&str; 7] = [
 /// The named parts of the evaluation, for `eval`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Breakdown {
-    /// Each term of `TERM_NAMES`, packed (mg, eg), `[White, Black]`, each
+    /// Each term of `TERM_NAMES`, (mg, eg), `[White, Black]`, each
     /// from its own side's point of view (material+pst: White's sum minus
     /// Black's is in the White entry, Black's entry is 0: it is kept as one
     /// incremental sum).
-    pub terms: [[i32; 2]; TERM_NAMES.len()],
+    pub terms: [[PackedScore; 2]; TERM_NAMES.len()],
     /// Mating knowledge against a bare king (White's view, not packed).
     pub endgame: i32,
     pub phase: i32,
@@ -98,7 +73,7 @@ impl std::fmt::Display for Breakdown {
     /// The table `eval` prints: each term's mg/eg for White, Black and their
     /// difference, then mating knowledge, phase, scaling and the total.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let pair = |packed: i32| format!("{:5} {:5}", mg(packed), eg(packed));
+        let pair = |packed: PackedScore| format!("{:5} {:5}", packed.mg(), packed.eg());
         writeln!(
             f,
             "        term |    White mg/eg |    Black mg/eg |    Total mg/eg"
@@ -198,7 +173,7 @@ fn evaluate_with<T: Trace>(
         space::evaluate(pos, Color::Black, info, trace),
     ];
     let terms = [
-        [pos.psqt(), 0],
+        [pos.psqt(), PackedScore::ZERO],
         pawn_scores.structure,
         passers,
         pieces,
@@ -206,10 +181,10 @@ fn evaluate_with<T: Trace>(
         king,
         space,
     ];
-    let sum: i32 = terms.iter().map(|[white, black]| white - black).sum();
+    let sum: PackedScore = terms.iter().map(|&[white, black]| white - black).sum();
     let phase = pos.phase();
-    let eg_scale = scale::eg_scale(pos, eg(sum));
-    let general = taper_scaled(sum, phase, eg_scale);
+    let eg_scale = scale::eg_scale(pos, sum.eg());
+    let general = sum.taper_scaled(phase, eg_scale);
     let endgame = endgame::evaluate(pos, general);
     let white = general + endgame;
     Breakdown {
@@ -252,8 +227,8 @@ fn trace_psqt<T: Trace>(pos: &Position, trace: &mut T) {
 }
 
 /// The evaluation of a position as a linear function of the weights, for
-/// the tuner. With `mg = sum of count * mg(packed)` and `eg = sum of count *
-/// eg(packed)` over `trace.uses` (or `trace.merged()` times the weights):
+/// the tuner. With `mg = sum of count * packed.mg()` and `eg = sum of count *
+/// packed.eg()` over `trace.uses` (or `trace.merged()` times the weights):
 ///
 /// `white_score = (mg * phase + eg * eg_scale * (MAX_PHASE - phase)) / MAX_PHASE + offset`
 ///
@@ -306,8 +281,8 @@ pub fn insufficient_material(pos: &Position) -> bool {
             let bishops = pos.pieces(Kind::Bishop);
             let one_each = pos.pieces_of(Color::White, Kind::Bishop).count() == 1
                 && pos.pieces_of(Color::Black, Kind::Bishop).count() == 1;
-            let light = Bitboard(0x55AA_55AA_55AA_55AA);
-            one_each && ((bishops & light).count() == 2 || (bishops & !light).count() == 2)
+            let dark = Bitboard::DARK_SQUARES;
+            one_each && ((bishops & dark).count() == 2 || (bishops & !dark).count() == 2)
         }
         _ => false,
     }
@@ -363,8 +338,8 @@ mod tests {
             assert_eq!(lin.white_score, evaluate(&pos) * pos.side_to_move().sign());
             let (mut mg_sum, mut eg_sum) = (0i64, 0i64);
             for &(_, count, packed) in &lin.trace.uses {
-                mg_sum += (count * mg(packed)) as i64;
-                eg_sum += (count * eg(packed)) as i64;
+                mg_sum += (count * packed.mg()) as i64;
+                eg_sum += (count * packed.eg()) as i64;
             }
             let tapered = (mg_sum as f64 * lin.phase as f64
                 + eg_sum as f64 * lin.eg_scale * (MAX_PHASE - lin.phase) as f64)

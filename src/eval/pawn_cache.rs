@@ -7,6 +7,7 @@
 use super::weight::{NoTrace, Trace};
 use super::{king, pawns};
 use crate::chess::{Bitboard, Color, Kind, Piece, Position, Square};
+use crate::packed::PackedScore;
 use crate::tables::zobrist;
 
 /// Entries in the pawn-structure table (a power of two): 24 bytes each.
@@ -16,11 +17,11 @@ const ENTRIES: usize = 1 << 13;
 #[derive(Clone, Copy)]
 pub struct PawnScores {
     /// `pawns::structure` scores, packed, `[White, Black]`, each side's own view.
-    pub structure: [i32; 2],
+    pub structure: [PackedScore; 2],
     /// Both sides' passed pawns (their colour tells whose).
     pub passed: Bitboard,
     /// `king::pawn_cover` scores, packed, `[White, Black]`, each side's own view.
-    pub cover: [i32; 2],
+    pub cover: [PackedScore; 2],
 }
 
 impl PawnScores {
@@ -45,7 +46,7 @@ impl PawnScores {
 struct Entry {
     key: u64,
     /// `pawns::structure` scores, packed, `[White, Black]`.
-    structure: [i32; 2],
+    structure: [PackedScore; 2],
     /// Both sides' passed pawns.
     passed: Bitboard,
 }
@@ -59,7 +60,7 @@ struct CoverEntry {
     /// `cover_key` of the pawns and the king.
     key: u64,
     /// The packed score, the king's side's own view.
-    score: i32,
+    score: PackedScore,
 }
 
 /// The key of a pawn structure with `color`'s king on `king`: the pawn key
@@ -123,7 +124,7 @@ impl PawnCache {
 
     /// `king::pawn_cover(pos, color, NoTrace)`, from the cache where it can.
     #[inline]
-    fn cover(&mut self, pos: &Position, color: Color) -> i32 {
+    fn cover(&mut self, pos: &Position, color: Color) -> PackedScore {
         let key = cover_key(pos.pawn_key(), color, pos.king(color));
         let entry = &mut self.covers[key as usize & (COVER_ENTRIES - 1)];
         if entry.key != key {

@@ -1,7 +1,7 @@
 //! Pawn structure: passed, isolated, doubled, backward and connected pawns
 //! (`structure`, which depends on the pawns alone and is cached by pawn key),
 //! and what passed pawns are worth given the pieces and kings (`passers`).
-//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
+//! Weights: `crate::tables::eval`, generated from `codegen/weights/eval.txt`.
 
 #[cfg(test)]
 use super::info::{adjacent_files, front_span, ranks_ahead};
@@ -12,6 +12,7 @@ use super::weight::{Terms, Trace};
 #[cfg(test)]
 use crate::chess::attacks::pawn_attacks;
 use crate::chess::{Bitboard, Color, Kind, Position, Square};
+use crate::packed::PackedScore;
 use crate::tables::eval::{
     BACKWARD_PAWN, DOUBLED_PAWN, ISOLATED_PAWN, PASSED_BLOCKED, PASSED_FREE_PATH, PASSED_PAWN,
     PASSED_PAWN_PROTECTED, PASSER_ENEMY_KING_DISTANCE, PASSER_OWN_KING_DISTANCE, PHALANX_PAWN,
@@ -21,7 +22,7 @@ use crate::tables::eval::{
 /// The pawn-only part for `color`: its packed score (own point of view)
 /// and its passed pawns. Worked out on whole sets of pawns; the per-pawn
 /// definitions are those of `structure_by_pawn` (kept for the tests).
-pub fn structure<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> (i32, Bitboard) {
+pub fn structure<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> (PackedScore, Bitboard) {
     let ours = pos.pieces_of(color, Kind::Pawn);
     let theirs = pos.pieces_of(!color, Kind::Pawn);
     let mut terms = Terms::new(color, trace);
@@ -112,7 +113,11 @@ fn at_or_ahead(color: Color, set: Bitboard) -> Bitboard {
 
 /// `structure` pawn by pawn: the reference its set-wise version must match.
 #[cfg(test)]
-fn structure_by_pawn<T: Trace>(pos: &Position, color: Color, trace: &mut T) -> (i32, Bitboard) {
+fn structure_by_pawn<T: Trace>(
+    pos: &Position,
+    color: Color,
+    trace: &mut T,
+) -> (PackedScore, Bitboard) {
     let ours = pos.pieces_of(color, Kind::Pawn);
     let theirs = pos.pieces_of(!color, Kind::Pawn);
     let mut terms = Terms::new(color, trace);
@@ -170,7 +175,12 @@ fn stop_square(color: Color, sq: Square) -> Square {
 /// What `color`'s passed pawns (`info.passed`) are worth given the other
 /// pieces: blocked, a free path to promotion, the kings' distances.
 #[inline(always)]
-pub fn passers<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &mut T) -> i32 {
+pub fn passers<T: Trace>(
+    pos: &Position,
+    color: Color,
+    info: &EvalInfo,
+    trace: &mut T,
+) -> PackedScore {
     let mut terms = Terms::new(color, trace);
     let occupied = pos.occupied();
     let (own_king, enemy_king) = (pos.king(color), pos.king(!color));
@@ -202,7 +212,7 @@ mod tests {
     use super::super::weight::NoTrace;
     use super::*;
 
-    fn white(fen: &str) -> (i32, Bitboard) {
+    fn white(fen: &str) -> (PackedScore, Bitboard) {
         structure(
             &Position::from_fen(fen).unwrap(),
             Color::White,
@@ -239,7 +249,7 @@ mod tests {
         // A lone passer on the 6th beats the same pawn blocked by an enemy pawn ahead.
         let (free, passed) = white("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1");
         let (blocked, none) = white("4k3/2p5/3P4/8/8/8/8/4K3 w - - 0 1");
-        assert!(free > blocked);
+        assert!(free.mg() > blocked.mg() && free.eg() > blocked.eg());
         assert_eq!(passed.count(), 1);
         assert!(none.is_empty());
     }

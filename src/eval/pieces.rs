@@ -2,31 +2,30 @@
 //! their own pawns, rooks on open files and on the seventh rank. Computing
 //! each piece's attacks here, it also records them in `EvalInfo` for the
 //! threat and king-safety terms.
-//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
+//! Weights: `crate::tables::eval`, generated from `codegen/weights/eval.txt`.
 
-use super::endgame::DARK_SQUARES;
 use super::info::{adjacent_files, front_span, EvalInfo};
 use super::weight::{Terms, Trace};
 use crate::chess::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, Kind, Position, Square};
+use crate::packed::PackedScore;
 use crate::tables::eval::{
     BISHOP_MOBILITY, BISHOP_OUTPOST, BISHOP_PAIR, BISHOP_PAWN_SAME_COLOUR, KNIGHT_MOBILITY,
     KNIGHT_OUTPOST, QUEEN_MOBILITY, ROOK_MOBILITY, ROOK_ON_SEVENTH, ROOK_OPEN_FILE,
     ROOK_SEMI_OPEN_FILE,
 };
 
-/// Squares attacked by `color`'s pawns.
-#[inline]
-pub fn pawn_attacks(pos: &Position, color: Color) -> Bitboard {
-    super::info::pawn_set_attacks(color, pos.pieces_of(color, Kind::Pawn))
-}
-
 /// Activity score for `color`, packed, from its own point of view. Adds
 /// every knight's, bishop's, rook's and queen's attacks to `info`.
-pub fn evaluate<T: Trace>(pos: &Position, color: Color, info: &mut EvalInfo, trace: &mut T) -> i32 {
+pub fn evaluate<T: Trace>(
+    pos: &Position,
+    color: Color,
+    info: &mut EvalInfo,
+    trace: &mut T,
+) -> PackedScore {
     let kings_and_pawns = pos.pieces(Kind::King) | pos.pieces(Kind::Pawn);
     if (pos.colored(color) & !kings_and_pawns).is_empty() {
-        return 0;
+        return PackedScore::ZERO;
     }
     let occupied = pos.occupied();
     // Squares worth moving to: not our own pieces, not covered by enemy pawns.
@@ -51,10 +50,10 @@ pub fn evaluate<T: Trace>(pos: &Position, color: Color, info: &mut EvalInfo, tra
         if outpost_squares.has(sq) && out_of_pawn_reach(pos, color, sq) {
             terms.add(BISHOP_OUTPOST);
         }
-        let colour = if DARK_SQUARES.has(sq) {
-            DARK_SQUARES
+        let colour = if Bitboard::DARK_SQUARES.has(sq) {
+            Bitboard::DARK_SQUARES
         } else {
-            !DARK_SQUARES
+            !Bitboard::DARK_SQUARES
         };
         terms.add_times(BISHOP_PAWN_SAME_COLOUR, (our_pawns & colour).count() as i32);
     }

@@ -3,15 +3,13 @@
 //! phase blend: opposite-coloured bishops, rook endings with few pawns, and
 //! a side without pawns that cannot win.
 
-use super::endgame::{can_force_mate, DARK_SQUARES};
-use crate::chess::{Color, Kind, Position};
+use super::endgame::can_force_mate;
+use crate::chess::{Bitboard, Color, Kind, Position};
+use crate::packed::NORMAL_SCALE;
 use crate::tables::eval::{
     DRAWISH_SCALE, OPPOSITE_BISHOPS_PIECES_SCALE, OPPOSITE_BISHOPS_SCALE,
     PAWNLESS_SMALL_LEAD_SCALE, ROOK_ENDING_SCALE,
 };
-
-/// The factor meaning "not scaled".
-pub const NORMAL: i32 = 128;
 
 /// The endgame scale factor (of 128) for `pos`, whose endgame score is
 /// `eg_white` from White's point of view: the side ahead is the one it
@@ -19,7 +17,7 @@ pub const NORMAL: i32 = 128;
 #[inline(always)]
 pub fn eg_scale(pos: &Position, eg_white: i32) -> i32 {
     if eg_white == 0 {
-        return NORMAL;
+        return NORMAL_SCALE;
     }
     let strong = if eg_white > 0 {
         Color::White
@@ -42,7 +40,7 @@ pub fn eg_scale(pos: &Position, eg_white: i32) -> i32 {
     if rook_ending_with_few_pawns(pos, strong) {
         return ROOK_ENDING_SCALE;
     }
-    NORMAL
+    NORMAL_SCALE
 }
 
 /// `strong` has no pawns: without pawns, a side up by less than a rook
@@ -70,7 +68,7 @@ fn opposite_bishops(pos: &Position) -> bool {
     let black = pos.pieces_of(Color::Black, Kind::Bishop);
     white.count() == 1
         && black.count() == 1
-        && DARK_SQUARES.has(white.first()) != DARK_SQUARES.has(black.first())
+        && Bitboard::DARK_SQUARES.has(white.first()) != Bitboard::DARK_SQUARES.has(black.first())
 }
 
 /// One rook each and no other pieces; `strong` has at most three pawns and
@@ -89,7 +87,7 @@ fn rook_ending_with_few_pawns(pos: &Position, strong: Color) -> bool {
 
 /// Endgame material value of one piece of `kind`, from the generated table.
 fn material_value(kind: Kind) -> i32 {
-    super::eg(crate::tables::pst::MATERIAL[kind.index()])
+    crate::tables::pst::MATERIAL[kind.index()].eg()
 }
 
 /// `color`'s material in endgame values, king excluded, pawns if asked.
@@ -114,8 +112,8 @@ mod tests {
     #[test]
     fn drawish_scaling_spares_mating_material() {
         // K+B+N and K+B+B (both colours) against a bare king are wins.
-        assert_eq!(factor("8/8/3k4/8/8/3KB3/3N4/8 w - - 0 1"), NORMAL);
-        assert_eq!(factor("8/8/3k4/8/8/3K4/8/2B2B2 w - - 0 1"), NORMAL);
+        assert_eq!(factor("8/8/3k4/8/8/3KB3/3N4/8 w - - 0 1"), NORMAL_SCALE);
+        assert_eq!(factor("8/8/3k4/8/8/3K4/8/2B2B2 w - - 0 1"), NORMAL_SCALE);
         // Two knights, bishops on one colour, or too small a lead: drawish.
         assert_eq!(factor("8/8/3k4/8/8/3K4/8/1N3N2 w - - 0 1"), DRAWISH_SCALE);
         assert_eq!(factor("8/8/3k4/8/8/3K4/8/2B3B1 w - - 0 1"), DRAWISH_SCALE);
@@ -130,7 +128,7 @@ mod tests {
             factor("8/8/3k4/3b4/8/3K4/8/R7 w - - 0 1"),
             PAWNLESS_SMALL_LEAD_SCALE
         );
-        assert_eq!(factor("8/8/3k4/3r4/8/3K4/8/Q7 w - - 0 1"), NORMAL);
+        assert_eq!(factor("8/8/3k4/3r4/8/3K4/8/Q7 w - - 0 1"), NORMAL_SCALE);
         // Opposite-coloured bishops, alone and with rooks.
         assert_eq!(
             factor("8/5k2/4b3/8/2PP4/3K4/8/2B5 w - - 0 1"),
@@ -141,12 +139,12 @@ mod tests {
             OPPOSITE_BISHOPS_PIECES_SCALE
         );
         // Same-coloured bishops are not scaled.
-        assert_eq!(factor("8/5k2/3b4/8/2PP4/3K4/8/2B5 w - - 0 1"), NORMAL);
+        assert_eq!(factor("8/5k2/3b4/8/2PP4/3K4/8/2B5 w - - 0 1"), NORMAL_SCALE);
         // A rook ending a pawn up with few pawns; two pawns up is not.
         assert_eq!(
             factor("r7/5kp1/8/8/8/3K4/5PP1/R7 w - - 0 1"),
             ROOK_ENDING_SCALE
         );
-        assert_eq!(factor("r7/5k2/8/8/8/3K4/5PP1/R7 w - - 0 1"), NORMAL);
+        assert_eq!(factor("r7/5k2/8/8/8/3K4/5PP1/R7 w - - 0 1"), NORMAL_SCALE);
     }
 }

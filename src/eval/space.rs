@@ -1,10 +1,11 @@
 //! Space, in the opening and early middlegame: safe squares on the central
 //! files in our own half, counted again when they lie behind our pawns.
-//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
+//! Weights: `crate::tables::eval`, generated from `codegen/weights/eval.txt`.
 
 use super::info::EvalInfo;
 use super::weight::{Terms, Trace};
 use crate::chess::{Bitboard, Color, Kind, Position};
+use crate::packed::PackedScore;
 use crate::tables::eval::{SPACE_MIN_PHASE, SPACE_SQUARE};
 
 /// Files c to f, ranks 2 to 4, from White's side.
@@ -13,9 +14,14 @@ const WHITE_SPACE: Bitboard = Bitboard(0x3C3C_3C00);
 const BLACK_SPACE: Bitboard = Bitboard(0x003C_3C3C_0000_0000);
 
 /// `color`'s space score, packed, from its own point of view.
-pub fn evaluate<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &mut T) -> i32 {
+pub fn evaluate<T: Trace>(
+    pos: &Position,
+    color: Color,
+    info: &EvalInfo,
+    trace: &mut T,
+) -> PackedScore {
     if pos.phase() < SPACE_MIN_PHASE {
-        return 0;
+        return PackedScore::ZERO;
     }
     let mut terms = Terms::new(color, trace);
     let ours = pos.pieces_of(color, Kind::Pawn);

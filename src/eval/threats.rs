@@ -2,18 +2,24 @@
 //! rooks and queens attacked by our minor pieces, queens by our rooks,
 //! enemy pieces we attack that nothing defends, and safe pawn pushes that
 //! would attack an enemy piece. Reads the attack maps in `EvalInfo`.
-//! Weights: `crate::tables::eval`, generated from `codegen/src/eval_params.rs`.
+//! Weights: `crate::tables::eval`, generated from `codegen/weights/eval.txt`.
 
 use super::info::{forward, pawn_set_attacks, relative_rank_mask, EvalInfo};
 use super::weight::{Terms, Trace};
 use crate::chess::{Color, Kind, Position};
+use crate::packed::PackedScore;
 use crate::tables::eval::{
     HANGING_PAWN, HANGING_PIECE, SAFE_PAWN_PUSH_THREAT, THREAT_BY_PAWN, THREAT_MINOR_ON_QUEEN,
     THREAT_MINOR_ON_ROOK, THREAT_ROOK_ON_QUEEN,
 };
 
 /// `color`'s threats against the enemy, packed, from `color`'s point of view.
-pub fn evaluate<T: Trace>(pos: &Position, color: Color, info: &EvalInfo, trace: &mut T) -> i32 {
+pub fn evaluate<T: Trace>(
+    pos: &Position,
+    color: Color,
+    info: &EvalInfo,
+    trace: &mut T,
+) -> PackedScore {
     let them = !color;
     let mut terms = Terms::new(color, trace);
     let pawns = pos.pieces_of(them, Kind::Pawn);

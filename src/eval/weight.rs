@@ -1,30 +1,13 @@
-//! Tuned weights and the evaluation trace. Every tuned number of the
-//! evaluation is a [`Weight`]: its packed (middlegame, endgame) value and its
-//! place in the tuner's weight vector. Evaluation terms add weights through a
+//! The evaluation trace. Every tuned number of the evaluation is a
+//! [`Weight`] (`crate::packed`): its packed (middlegame, endgame) value and
+//! its place in the tuner's weight vector. Evaluation terms add weights through a
 //! [`Terms`] accumulator, which also reports each use to a [`Trace`]: in play
 //! the trace is [`NoTrace`] and compiles to nothing; the tuner (`kiln tune`)
 //! passes a [`Coefficients`] trace and gets the evaluation as a linear
 //! function of the weights.
 
 use crate::chess::Color;
-
-/// A tuned evaluation weight: a packed (middlegame, endgame) pair and its
-/// index in the tuner's weight vector (layout in `crate::tables::eval`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weight {
-    /// `s(mg, eg)`: middlegame in the high half, endgame in the low half.
-    pub packed: i32,
-    /// Index in the tuner's weight vector.
-    pub index: u16,
-}
-
-/// A weight from its halves and index (the generated tables use this).
-pub const fn w(mg: i32, eg: i32, index: u16) -> Weight {
-    Weight {
-        packed: crate::tables::pst::s(mg, eg),
-        index,
-    }
-}
+use crate::packed::{PackedScore, Weight};
 
 /// Receives every use of a weight during one evaluation.
 pub trait Trace {
@@ -51,7 +34,7 @@ impl Trace for NoTrace {
 pub struct Coefficients {
     /// `(index, White count - Black count, packed value)`, one entry per use
     /// (an index may repeat; `merged` sums them).
-    pub uses: Vec<(u16, i32, i32)>,
+    pub uses: Vec<(u16, i32, PackedScore)>,
 }
 
 impl Trace for Coefficients {
@@ -82,8 +65,8 @@ impl Coefficients {
 /// One side's running score for an evaluation term, packed, reporting each
 /// weight it adds to a trace.
 pub struct Terms<'a, T: Trace> {
-    /// The packed sum so far, from `color`'s point of view.
-    pub score: i32,
+    /// The sum so far, from `color`'s point of view.
+    pub score: PackedScore,
     color: Color,
     trace: &'a mut T,
 }
@@ -92,7 +75,7 @@ impl<'a, T: Trace> Terms<'a, T> {
     #[inline]
     pub fn new(color: Color, trace: &'a mut T) -> Self {
         Terms {
-            score: 0,
+            score: PackedScore::ZERO,
             color,
             trace,
         }
@@ -115,6 +98,7 @@ impl<'a, T: Trace> Terms<'a, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packed::w;
 
     #[test]
     fn coefficients_merge_white_minus_black() {

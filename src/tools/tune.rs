@@ -23,22 +23,31 @@
 //!    piece-square value is moved into its material value (the two are
 //!    interchangeable, and a zero-mean table reads better). Weights that
 //!    fewer than `DEFAULT_MIN_USES` training positions use are not tuned
-//!    and keep their old values. The tuner rewrites the tuned
-//!    constants of `codegen/src/eval_params.rs` and the tables and material
-//!    of `codegen/src/pst.rs`; `cargo build --release --features regen`
-//!    then regenerates `src/tables/`.
+//!    and keep their old values. The tuner writes the tuned values into
+//!    the weights files, `codegen/weights/eval.txt` (the (mg, eg) pairs)
+//!    and `codegen/weights/pst.txt` (material and tables), changing nothing
+//!    else in them; `cargo build --release --features regen` then
+//!    regenerates `src/tables/`.
 
 use super::adam::{Moments, Step};
 use super::golden::golden_section_minimum;
 use crate::datagen::format::{GameReader, GameResult, SampleFilter};
 use crate::datagen::DEFAULT_DATA_FILE;
 use crate::eval::{self, eg, mg, MAX_PHASE};
+use crate::packed::PackedScore;
 use crate::search::MAX_THREADS;
 use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TUNED_CONSTANTS, WEIGHT_COUNT};
 use crate::tools::args::{ArgError, Flags};
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Instant;
+
+/// The weights file format: codegen's reader and writer, compiled into the
+/// engine too, so the tuner writes exactly what codegen reads.
+#[allow(dead_code)] // the tuner uses only part of the reader's interface
+#[path = "../../codegen/src/weights.rs"]
+mod weights_file;
+use weights_file::{Document, Value, WeightsError};
 
 /// Share of the game result in the training target (the rest is the
 /// search score).
@@ -70,14 +79,15 @@ pub struct Config {
     pub max_positions: usize,
     /// Weights used by fewer training positions are not tuned.
     pub min_uses: usize,
-    /// `codegen/src/eval_params.rs` and `codegen/src/pst.rs` to rewrite;
+    /// `codegen/weights/eval.txt` and `codegen/weights/pst.txt` to rewrite;
     /// `None` prints the loss and writes nothing.
     pub write: Option<(PathBuf, PathBuf)>,
 }
 
-/// The parameter files `kiln tune` rewrites unless told otherwise.
-pub const DEFAULT_PARAMS_FILE: &str = "codegen/src/eval_params.rs";
-pub const DEFAULT_PST_FILE: &str = "codegen/src/pst.rs";
+/// The weights files `kiln tune` rewrites unless told otherwise.
+pub const DEFAULT_PARAMS_FILE: &str = "codegen/weights/eval.txt";
+/// See `DEFAULT_PARAMS_FILE`.
+pub const DEFAULT_PST_FILE: &str = "codegen/weights/pst.txt";
 
 impl Config {
     /// `kiln tune`'s flags: `--data FILE` (any number; default
@@ -481,156 +491,118 @@ pub fn centre_piece_square_tables(tuned: &mut [Option<(i32, i32)>]) {
     }
 }
 
-/// The integers of `text`, in order (signs included).
-fn integers(text: &str) -> Vec<i32> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    for c in text.chars().chain(std::iter::once(' ')) {
-        if c.is_ascii_digit() || (c == '-' && current.is_empty()) {
-            current.push(c);
-        } else {
-            if let Ok(v) = current.parse() {
-                out.push(v);
-            }
-            current.clear();
-        }
-    }
-    out
-}
-
-/// Why a parameter file is refused when it differs from this binary.
+/// Why a weights file is refused when it differs from this binary.
 const STALE: &str = "differs from the weights this binary was built with: \
 run `cargo build --release --features regen` (and use that binary) first";
 
-fn unpack(packed: i32) -> (i32, i32) {
-    (mg(packed), eg(packed))
+fn unpack(packed: PackedScore) -> (i32, i32) {
+    (packed.mg(), packed.eg())
 }
 
-/// `codegen/src/eval_params.rs` with every tuned constant's value replaced
-/// by `tuned` (unused weights keep the file's value). Fails when a used
-/// weight's value in the file is not `compiled` (the file was edited since
-/// the tables were generated).
+/// `text` parsed as a weights file (`file` in messages).
+fn parse_weights(text: &str, file: &str) -> Result<Document, TuneError> {
+    Document::parse(text).map_err(|e| TuneError::ParamFile(e.located(file)))
+}
+
+/// `entry` of `file` is not what this binary was built with.
+fn stale(file: &str, entry: &weights_file::Entry) -> TuneError {
+    TuneError::ParamFile(format!("{file}:{}: `{}` {STALE}", entry.line, entry.name))
+}
+
+/// The tuned value of weight `index`, whose value in the file is `pair`:
+/// `None` when that is not its compiled value.
+fn retuned(
+    index: usize,
+    pair: (i32, i32),
+    compiled: &[PackedScore],
+    tuned: &[Option<(i32, i32)>],
+) -> Option<(i32, i32)> {
+    (unpack(compiled[index]) == pair).then(|| tuned[index].unwrap_or(pair))
+}
+
+/// The evaluation weights file (`codegen/weights/eval.txt`; `file` names
+/// it in errors) with every tuned constant's pairs replaced by `tuned`
+/// (weights not tuned keep the file's value), and nothing else changed.
+/// Fails when a pair in the file is not `compiled`, or is one this binary
+/// does not have (the file was edited since the tables were generated).
 pub fn rewrite_eval_params(
-    source: &str,
-    compiled: &[i32],
+    text: &str,
+    file: &str,
+    compiled: &[PackedScore],
     tuned: &[Option<(i32, i32)>],
 ) -> Result<String, TuneError> {
-    let mut out = String::with_capacity(source.len());
-    let mut found = 0;
-    for line in source.lines() {
-        let constant = TUNED_CONSTANTS
-            .iter()
-            .find(|(name, ..)| line.starts_with(&format!("pub const {name}: ")));
-        let Some(&(name, weights, array)) = constant else {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        };
-        found += 1;
-        let bad = |why: &str| TuneError::ParamFile(format!("eval_params.rs: {name}: {why}"));
-        let (head, value) = line.split_once(" = ").ok_or_else(|| bad("no ` = `"))?;
-        let (first, len) = (weights[0].index as usize, weights.len());
-        let old = integers(value.trim_end_matches(';'));
-        if old.len() != 2 * len {
-            return Err(bad("expected (mg, eg) pairs"));
-        }
-        let mut pairs = Vec::with_capacity(len);
-        for j in 0..len {
-            let file_pair = (old[2 * j], old[2 * j + 1]);
-            if unpack(compiled[first + j]) != file_pair {
-                return Err(bad(STALE));
-            }
-            let (m, e) = tuned[first + j].unwrap_or(file_pair);
-            pairs.push(format!("({m}, {e})"));
-        }
+    let mut doc = parse_weights(text, file)?;
+    let located = |e: WeightsError| TuneError::ParamFile(e.located(file));
+    let known = |name: &str| TUNED_CONSTANTS.iter().any(|(n, ..)| *n == name);
+    if let Some(entry) = doc
+        .entries()
+        .find(|e| matches!(e.value, Value::Pair(..) | Value::Pairs(_)) && !known(&e.name))
+    {
+        return Err(stale(file, entry));
+    }
+    for &(name, weights, array) in TUNED_CONSTANTS.iter() {
+        let entry = doc.entry_mut(name).map_err(located)?;
         let value = if array {
-            format!("[{}]", pairs.join(", "))
+            let old = entry.pairs(weights.len()).map_err(located)?;
+            let new: Option<Vec<_>> = weights
+                .iter()
+                .zip(old)
+                .map(|(w, &pair)| retuned(w.index as usize, pair, compiled, tuned))
+                .collect();
+            new.map(Value::Pairs)
         } else {
-            pairs[0].clone()
+            let pair = entry.pair().map_err(located)?;
+            let w = weights.first().ok_or_else(|| stale(file, entry))?;
+            retuned(w.index as usize, pair, compiled, tuned).map(|(m, e)| Value::Pair(m, e))
         };
-        out.push_str(&format!("{head} = {value};\n"));
+        entry.value = value.ok_or_else(|| stale(file, entry))?;
     }
-    if found != TUNED_CONSTANTS.len() {
-        return Err(TuneError::ParamFile(format!(
-            "eval_params.rs: found {found} of the {} tuned constants",
-            TUNED_CONSTANTS.len()
-        )));
-    }
-    Ok(out)
+    Ok(doc.to_string())
 }
 
-/// Piece kinds as `codegen/src/pst.rs` names its tables.
+/// Piece kinds as `codegen/weights/pst.txt` names its tables.
 const PST_TABLE_NAMES: [&str; 6] = ["PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING"];
 
-/// `codegen/src/pst.rs` with the material list and the drawn tables
-/// replaced by `tuned` (unused weights keep the file's value).
+/// The material and piece-square file (`codegen/weights/pst.txt`; `file`
+/// names it in errors) with `MATERIAL` and the drawn tables replaced by
+/// `tuned` (weights not tuned keep the file's value), and nothing else
+/// changed. Fails like `rewrite_eval_params`.
 pub fn rewrite_pst(
-    source: &str,
-    compiled: &[i32],
+    text: &str,
+    file: &str,
+    compiled: &[PackedScore],
     tuned: &[Option<(i32, i32)>],
 ) -> Result<String, TuneError> {
-    let bad = |why: String| TuneError::ParamFile(format!("pst.rs: {why}"));
-    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
-    let find = |lines: &[String], start: &str| {
-        lines
-            .iter()
-            .position(|l| l.starts_with(start))
-            .ok_or_else(|| bad(format!("no line starting `{start}`")))
-    };
-    // Material: one `(mg, eg),` line per kind after the declaration.
-    let at = find(&lines, "pub const MATERIAL: [(i32, i32); 6] = [")?;
-    for kind in 0..6 {
-        let line = &mut lines[at + 1 + kind];
-        let old = integers(line);
-        if old.len() != 2 {
-            return Err(bad(format!(
-                "material line {} is not `(mg, eg),`",
-                kind + 1
-            )));
-        }
-        if unpack(compiled[MATERIAL_WEIGHT_INDEX + kind]) != (old[0], old[1]) {
-            return Err(bad(format!(
-                "material of {}: {STALE}",
-                PST_TABLE_NAMES[kind]
-            )));
-        }
-        let (m, e) = tuned[MATERIAL_WEIGHT_INDEX + kind].unwrap_or((old[0], old[1]));
-        *line = format!("    ({m}, {e}),");
-    }
-    // Tables: drawn rank 8 first, so row r holds White-relative squares
-    // (7 - r) * 8 .. + 8.
+    let mut doc = parse_weights(text, file)?;
+    let located = |e: WeightsError| TuneError::ParamFile(e.located(file));
+    let material = doc.entry_mut("MATERIAL").map_err(located)?;
+    let new: Option<Vec<_>> = (material.pairs(6).map_err(located)?.iter().enumerate())
+        .map(|(kind, &pair)| retuned(MATERIAL_WEIGHT_INDEX + kind, pair, compiled, tuned))
+        .collect();
+    material.value = Value::Pairs(new.ok_or_else(|| stale(file, material))?);
+    // Drawn rank 8 first: cell c holds White-relative square
+    // (7 - c / 8) * 8 + c % 8.
     for (kind, name) in PST_TABLE_NAMES.iter().enumerate() {
         for (half, suffix) in ["MG", "EG"].iter().enumerate() {
-            let at = find(&lines, &format!("const {name}_{suffix}: [i32; 64] = ["))?;
-            for row in 0..8 {
-                let line = &mut lines[at + 1 + row];
-                let old = integers(line);
-                if old.len() != 8 {
-                    return Err(bad(format!(
-                        "{name}_{suffix} row {} is not 8 numbers",
-                        row + 1
-                    )));
+            let entry = doc
+                .entry_mut(&format!("{name}_{suffix}"))
+                .map_err(located)?;
+            let mut new = Vec::with_capacity(64);
+            for (cell, &old) in entry.numbers(64).map_err(located)?.iter().enumerate() {
+                let index = PST_WEIGHT_INDEX + 64 * kind + (7 - cell / 8) * 8 + cell % 8;
+                let (m, e) = unpack(compiled[index]);
+                if old != [m, e][half] {
+                    return Err(stale(file, entry));
                 }
-                let mut cells = Vec::with_capacity(8);
-                for (file, &old_value) in old.iter().enumerate() {
-                    let index = PST_WEIGHT_INDEX + 64 * kind + (7 - row) * 8 + file;
-                    let (m, e) = unpack(compiled[index]);
-                    if old_value != [m, e][half] {
-                        return Err(bad(format!("{name}_{suffix}: {STALE}")));
-                    }
-                    let value = tuned[index].map_or(old_value, |(m, e)| [m, e][half]);
-                    cells.push(format!("{value:4}"));
-                }
-                *line = format!("   {},", cells.join(","));
+                new.push(tuned[index].map_or(old, |(m, e)| [m, e][half]));
             }
+            entry.value = Value::Numbers(new);
         }
     }
-    let mut out = lines.join("\n");
-    out.push('\n');
-    Ok(out)
+    Ok(doc.to_string())
 }
 
-/// Writes the tuned weights into the two codegen files of `config.write`.
+/// Writes the tuned weights into the two weights files of `config.write`.
 pub fn write(config: &Config, report: &Report) -> Result<(), TuneError> {
     let Some((params_path, pst_path)) = &config.write else {
         return Ok(());
@@ -642,8 +614,9 @@ pub fn write(config: &Config, report: &Report) -> Result<(), TuneError> {
     let mut tuned = report.tuned.clone();
     centre_piece_square_tables(&mut tuned);
     let compiled = compiled_values();
-    let params = rewrite_eval_params(&read(params_path)?, &compiled, &tuned)?;
-    let pst = rewrite_pst(&read(pst_path)?, &compiled, &tuned)?;
+    let shown = |p: &PathBuf| p.display().to_string();
+    let params = rewrite_eval_params(&read(params_path)?, &shown(params_path), &compiled, &tuned)?;
+    let pst = rewrite_pst(&read(pst_path)?, &shown(pst_path), &compiled, &tuned)?;
     for (path, text) in [(params_path, params), (pst_path, pst)] {
         std::fs::write(path, text)
             .map_err(|e| TuneError::ParamFile(format!("{}: {e}", path.display())))?;
@@ -653,9 +626,9 @@ pub fn write(config: &Config, report: &Report) -> Result<(), TuneError> {
 
 /// The value of every weight as this binary was built: material and
 /// piece-square values from `tables::pst`, the rest from the layout.
-pub fn compiled_values() -> Vec<i32> {
+pub fn compiled_values() -> Vec<PackedScore> {
     use crate::tables::pst::{MATERIAL, PST};
-    let mut values = vec![0; WEIGHT_COUNT];
+    let mut values = vec![PackedScore::ZERO; WEIGHT_COUNT];
     for kind in 0..6 {
         values[MATERIAL_WEIGHT_INDEX + kind] = MATERIAL[kind];
         for sq in 0..64 {
@@ -704,24 +677,32 @@ mod tests {
         }
     }
 
+    const EVAL_FILE: &str = include_str!("../../codegen/weights/eval.txt");
+    const PST_FILE: &str = include_str!("../../codegen/weights/pst.txt");
+
+    /// The lines of `after` that differ from `before` (same line count).
+    fn changed<'a>(before: &str, after: &'a str) -> Vec<&'a str> {
+        assert_eq!(before.lines().count(), after.lines().count());
+        let pairs = before.lines().zip(after.lines());
+        pairs.filter(|(b, a)| b != a).map(|(_, a)| a).collect()
+    }
+
     #[test]
     fn untouched_files_are_rewritten_unchanged() {
         let compiled = compiled_values();
         let none = vec![None; WEIGHT_COUNT];
-        let params = include_str!("../../codegen/src/eval_params.rs");
-        assert_eq!(
-            rewrite_eval_params(params, &compiled, &none).unwrap(),
-            params
-        );
-        let pst = include_str!("../../codegen/src/pst.rs");
-        assert_eq!(rewrite_pst(pst, &compiled, &none).unwrap(), pst);
+        let eval = |tuned: &[Option<(i32, i32)>]| {
+            rewrite_eval_params(EVAL_FILE, "eval.txt", &compiled, tuned).unwrap()
+        };
+        let pst = |tuned: &[Option<(i32, i32)>]| {
+            rewrite_pst(PST_FILE, "pst.txt", &compiled, tuned).unwrap()
+        };
+        assert_eq!(eval(&none), EVAL_FILE);
+        assert_eq!(pst(&none), PST_FILE);
         // The same with every weight "tuned" to its current value.
         let same: Vec<_> = compiled.iter().map(|&v| Some(unpack(v))).collect();
-        assert_eq!(
-            rewrite_eval_params(params, &compiled, &same).unwrap(),
-            params
-        );
-        assert_eq!(rewrite_pst(pst, &compiled, &same).unwrap(), pst);
+        assert_eq!(eval(&same), EVAL_FILE);
+        assert_eq!(pst(&same), PST_FILE);
     }
 
     #[test]
@@ -733,39 +714,73 @@ mod tests {
         // The white knight on f3 (White-relative square 21) and queen material.
         tuned[PST_WEIGHT_INDEX + 64 + 21] = Some((77, -66));
         tuned[MATERIAL_WEIGHT_INDEX + 4] = Some((1000, 1100));
-        let params = rewrite_eval_params(
-            include_str!("../../codegen/src/eval_params.rs"),
-            &compiled,
-            &tuned,
-        )
-        .unwrap();
-        assert!(params.contains("pub const DOUBLED_PAWN: (i32, i32) = (-11, -22);"));
-        let pst = rewrite_pst(include_str!("../../codegen/src/pst.rs"), &compiled, &tuned).unwrap();
-        assert!(pst.contains("    (1000, 1100),"));
-        // KNIGHT_MG row 6 (rank 3 drawn sixth), file f = sixth number.
-        let row = |name: &str, r: usize| {
-            let at = pst
-                .lines()
-                .position(|l| l.starts_with(&format!("const {name}: ")))
+        let params = rewrite_eval_params(EVAL_FILE, "eval.txt", &compiled, &tuned).unwrap();
+        assert_eq!(changed(EVAL_FILE, &params), ["DOUBLED_PAWN = (-11, -22)"]);
+        let pst = rewrite_pst(PST_FILE, "pst.txt", &compiled, &tuned).unwrap();
+        // MATERIAL's line, and f3 in a row of each knight table.
+        let lines = changed(PST_FILE, &pst);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(lines[0].starts_with("MATERIAL = [") && lines[0].contains(", (1000, 1100), "));
+        // What codegen generates from the files: the engine's tables.
+        use codegen::weights::Document as CodegenDocument;
+        let eval_rs = codegen::emit::eval(&CodegenDocument::parse(&params).unwrap()).unwrap();
+        assert!(eval_rs.contains(&format!(
+            "pub const DOUBLED_PAWN: Weight = w(-11, -22, {});",
+            DOUBLED_PAWN.index
+        )));
+        let values =
+            codegen::pst::PieceSquareValues::from_document(&CodegenDocument::parse(&pst).unwrap())
                 .unwrap();
-            integers(pst.lines().nth(at + 1 + r).unwrap())
-        };
-        assert_eq!(row("KNIGHT_MG", 5)[5], 77);
-        assert_eq!(row("KNIGHT_EG", 5)[5], -66);
+        assert_eq!(values.material[4], (1000, 1100));
+        let (mg, eg) = values.material[1];
+        let f3 = values.packed_tables()[1][21];
+        assert_eq!(f3, (mg + 77, eg - 66));
     }
 
     #[test]
-    fn a_stale_parameter_file_is_refused() {
+    fn a_stale_or_malformed_weights_file_is_refused() {
         let compiled = compiled_values();
         let none = vec![None; WEIGHT_COUNT];
-        let params = include_str!("../../codegen/src/eval_params.rs").replace(
-            "pub const DOUBLED_PAWN: (i32, i32) = (",
-            "pub const DOUBLED_PAWN: (i32, i32) = (1",
+        let eval_error = |text: &str| match rewrite_eval_params(text, "eval.txt", &compiled, &none)
+        {
+            Err(TuneError::ParamFile(message)) => message,
+            other => panic!("{other:?}"),
+        };
+        let line = EVAL_FILE
+            .lines()
+            .position(|l| l.starts_with("DOUBLED_PAWN = "))
+            .unwrap()
+            + 1;
+        let doubled = EVAL_FILE
+            .lines()
+            .find(|l| l.starts_with("DOUBLED_PAWN = "))
+            .unwrap();
+        let edited = EVAL_FILE.replace(doubled, "DOUBLED_PAWN = (12345, 0)");
+        assert_eq!(
+            eval_error(&edited),
+            format!("eval.txt:{line}: `DOUBLED_PAWN` {STALE}")
         );
-        assert!(matches!(
-            rewrite_eval_params(&params, &compiled, &none),
-            Err(TuneError::ParamFile(_))
-        ));
+        let added = format!("{EVAL_FILE}NEW_TERM = (1, 2)\n");
+        let last = added.lines().count();
+        assert_eq!(
+            eval_error(&added),
+            format!("eval.txt:{last}: `NEW_TERM` {STALE}")
+        );
+        let value = &doubled["DOUBLED_PAWN = ".len()..];
+        let reshaped = EVAL_FILE.replace(doubled, &format!("DOUBLED_PAWN = [{value}]"));
+        assert!(eval_error(&reshaped).contains("`DOUBLED_PAWN` should be a pair"));
+        assert!(eval_error("DOUBLED_PAWN = (").starts_with("eval.txt:1: `DOUBLED_PAWN`"));
+        let pst_error = |text: &str| rewrite_pst(text, "pst.txt", &compiled, &none).unwrap_err();
+        let knight = PST_FILE
+            .lines()
+            .position(|l| l.starts_with("KNIGHT_EG = ["))
+            .unwrap();
+        let row = PST_FILE.lines().nth(knight + 3).unwrap();
+        let edited = PST_FILE.replacen(row, &row.replacen(',', "1,", 1), 1);
+        assert_eq!(
+            pst_error(&edited).to_string(),
+            format!("pst.txt:{}: `KNIGHT_EG` {STALE}", knight + 1)
+        );
     }
 
     #[test]
@@ -784,11 +799,5 @@ mod tests {
                 assert_eq!(sum(&tuned), sum(&before));
             }
         }
-    }
-
-    #[test]
-    fn integers_are_read_with_signs() {
-        assert_eq!(integers("[(1, -2), (30, 4)];"), vec![1, -2, 30, 4]);
-        assert_eq!(integers("    -80, -40,   0,"), vec![-80, -40, 0]);
     }
 }
