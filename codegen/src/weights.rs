@@ -16,7 +16,8 @@
 //!     `]`; a comma after the last element is allowed.
 //! - `# text`: a comment. The comment lines right above an entry document
 //!   it (codegen makes them the doc comment of the generated constant);
-//!   other comments are notes for the file's readers.
+//!   other comments are notes for the file's readers. A comment takes a
+//!   whole line (none after a value).
 //! - `## text`: a section heading.
 //! - An empty line.
 //!
