@@ -8,7 +8,7 @@
 
 pub mod book;
 pub mod chess;
-pub mod datagen;
+pub mod data;
 pub mod eval;
 pub mod files;
 pub mod nnue;

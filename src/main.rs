@@ -253,7 +253,8 @@ const DATAGEN_USAGE: &str =
 
 /// `kiln datagen ...`: self-play data; `kiln datagen export FILE`: text.
 fn datagen(args: &[String]) -> ExitCode {
-    use kiln::datagen::{self, format, Config};
+    use kiln::data::samples as format;
+    use kiln::tools::datagen::{self, Config};
     if args.first().map(String::as_str) == Some("export") {
         let Some(path) = args.get(1) else {
             eprintln!("{DATAGEN_USAGE}");
@@ -310,7 +311,7 @@ const CONVERT_USAGE: &str = "usage: kiln convert --out FILE.kgame PGN...";
 /// `kiln convert --out FILE PGN...`: PGN games with engine score comments
 /// appended to a data file as game records.
 fn convert(args: &[String]) -> ExitCode {
-    use kiln::datagen::{convert::convert_file, open_for_append};
+    use kiln::data::{append::open_for_append, convert::convert_file};
     let mut out = None;
     let mut pgns = Vec::new();
     let mut i = 0;

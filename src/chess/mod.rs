@@ -1,8 +1,10 @@
 //! The chess core: squares, bitboards, pieces, moves, positions, FEN, legal
-//! move generation, SAN, and the board diagram `d` prints.
+//! move generation, SAN, the Chess960 start positions (`chess960`), and the
+//! board diagram `d` prints.
 
 pub mod attacks;
 pub mod bitboard;
+pub mod chess960;
 pub mod diagram;
 pub mod fen;
 pub mod movegen;

@@ -6,6 +6,7 @@
 pub mod adam;
 pub mod args;
 pub mod bench;
+pub mod datagen;
 pub mod golden;
 pub mod perft;
 pub mod train;

@@ -30,8 +30,7 @@
 
 use super::adam::{Moments, Step};
 use super::golden::golden_section_minimum;
-use crate::datagen::format::{GameReader, GameResult, SampleFilter};
-use crate::datagen::DEFAULT_DATA_FILE;
+use crate::data::{GameReader, GameResult, SampleFilter, DEFAULT_DATA_FILE};
 use crate::eval::{self, eg, mg, MAX_PHASE};
 use crate::search::MAX_THREADS;
 use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TUNED_CONSTANTS, WEIGHT_COUNT};
@@ -321,7 +320,7 @@ fn load(config: &Config) -> Result<Loaded, TuneError> {
         }
     }
     // Replay and trace in parallel; each thread returns its games' samples.
-    let indexed: Vec<(usize, &crate::datagen::format::Game)> = games.iter().enumerate().collect();
+    let indexed: Vec<(usize, &crate::data::Game)> = games.iter().enumerate().collect();
     let parts = split(&indexed, config.threads, |chunk| {
         let mut out = Vec::new();
         for &(index, game) in chunk {

@@ -12,8 +12,7 @@
 
 use super::adam::{Moments, Step};
 use super::args::{ArgError, Flags};
-use crate::datagen::format::{GameReader, GameResult, SampleFilter};
-use crate::datagen::DEFAULT_DATA_FILE;
+use crate::data::{GameReader, GameResult, SampleFilter, DEFAULT_DATA_FILE};
 use crate::search::wdl::{self, knot_weights, WdlModel, FULL_MATERIAL, MIN_SPREAD_CP, WDL_KNOTS};
 use std::fmt;
 use std::io::Write;
@@ -235,7 +234,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Observations, WdlFitError> {
     let filter = SampleFilter {
         skip_in_check: false,
         skip_noisy_best: false,
-        skip_mate_scores: true,
+        skip_decisive_scores: true,
         min_ply: MIN_PLY,
     };
     let mut observations = Observations::default();

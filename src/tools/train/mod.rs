@@ -31,8 +31,7 @@ pub use network::{loss, FloatNetwork};
 pub use samples::{fit_eval_scale, load, Loaded, TrainSample, VALIDATION_EVERY};
 
 use super::adam::{Moments, Step};
-use crate::datagen::format::DataError;
-use crate::datagen::DEFAULT_DATA_FILE;
+use crate::data::{DataError, DEFAULT_DATA_FILE};
 use crate::nnue::file::{MAX_EVAL_SCALE, MIN_EVAL_SCALE};
 use crate::nnue::{self, LoadError, NetError};
 use crate::rng::Rng;
@@ -472,8 +471,8 @@ pub fn run(config: &Config, log: &mut impl Write) -> Result<Report, TrainError> 
 mod tests {
     use super::*;
     use crate::chess::Position;
-    use crate::datagen::{self, Starts};
     use crate::tools::args::words as args;
+    use crate::tools::datagen::{self, Starts};
 
     #[test]
     fn command_lines_become_configs_or_errors() {

@@ -4,7 +4,7 @@
 use super::network::sigmoid;
 use super::{Config, TrainError};
 use crate::chess::Color;
-use crate::datagen::format::{DataError, GameReader, SampleFilter};
+use crate::data::{DataError, GameReader, SampleFilter};
 use crate::eval::evaluate;
 use crate::nnue::file::{MAX_EVAL_SCALE, MIN_EVAL_SCALE};
 use crate::nnue::{active_features, output_bucket, MAX_ACTIVE};
@@ -257,7 +257,7 @@ mod tests {
     /// reads both files alike.
     #[test]
     fn each_data_file_is_read_at_the_scale_of_its_own_results() {
-        use crate::datagen::format::{encode_game, write_header};
+        use crate::data::format::{encode_game, write_header};
         let (_scratch, data) = small_data("scales");
         let doubled = data.with_file_name("doubled.kgame");
         let mut out = std::fs::File::create(&doubled).unwrap();
@@ -311,7 +311,7 @@ mod tests {
     #[test]
     fn a_bad_record_is_reported_with_its_file_and_its_game_in_that_file() {
         use crate::chess::Move;
-        use crate::datagen::format::{encode_game, write_header, Game, GameResult, Ply};
+        use crate::data::format::{encode_game, write_header, Game, GameResult, Ply};
         let (_scratch, good) = small_data("bad-record");
         let bad = good.with_file_name("bad.kgame");
         let start = Position::startpos();
