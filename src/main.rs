@@ -437,7 +437,9 @@ fn tune(args: &[String]) -> ExitCode {
     };
     println!(
         "positions: {} training, {} validation; K = {:.6}",
-        report.train_positions, report.validation_positions, report.k
+        report.train_positions,
+        report.validation_positions,
+        1.0 / report.scale
     );
     println!(
         "loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6}",

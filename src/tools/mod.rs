@@ -3,11 +3,10 @@
 //! win/draw/loss model fit `wdl_fit`, which share the optimiser `adam`;
 //! `args` reads their command lines.
 
-pub mod adam;
 pub mod args;
 pub mod bench;
 pub mod datagen;
-pub mod golden;
+pub mod fit;
 pub mod perft;
 pub mod train;
 pub mod tune;

@@ -10,9 +10,10 @@
 //! on the mean negative log-likelihood, started from the committed model;
 //! it prints the constants to put into `search/wdl.rs`.
 
-use super::adam::{Moments, Step};
 use super::args::{ArgError, Flags};
-use crate::data::{GameReader, GameResult, SampleFilter, DEFAULT_DATA_FILE};
+use super::fit::adam::{Moments, Step};
+use super::fit::{self, sigmoid};
+use crate::data::{GameResult, SampleFilter, DEFAULT_DATA_FILE};
 use crate::search::wdl::{self, knot_weights, WdlModel, FULL_MATERIAL, MIN_SPREAD_CP, WDL_KNOTS};
 use std::fmt;
 use std::io::Write;
@@ -151,7 +152,7 @@ impl Observations {
             let (centre, spread) = model.at(cell.material);
             let u = (cell.score - centre) / spread;
             let v = (-cell.score - centre) / spread;
-            let (su, sv) = (wdl::sigmoid(u), wdl::sigmoid(v));
+            let (su, sv) = (sigmoid(u), sigmoid(v));
             let draw = (1.0 - su - sv).max(MIN_PROBABILITY);
             let (du, dv) = (su * (1.0 - su), sv * (1.0 - sv));
             let [black, drawn, white] = cell.counts;
@@ -238,18 +239,14 @@ pub fn load(paths: &[PathBuf]) -> Result<Observations, WdlFitError> {
         min_ply: MIN_PLY,
     };
     let mut observations = Observations::default();
-    let mut index = 0u64;
-    for path in paths {
-        let data_error =
-            |e: &dyn fmt::Display| WdlFitError::Data(format!("{}: {e}", path.display()));
-        let file = std::fs::File::open(path).map_err(|e| data_error(&e))?;
-        let reader = GameReader::new(std::io::BufReader::new(file)).map_err(|e| data_error(&e))?;
-        for game in reader {
-            let game = game.map_err(|e| data_error(&e))?;
-            for s in game.samples(&filter, index).map_err(|e| data_error(&e))? {
-                observations.add(s.score as i32, wdl::material(&s.position), s.result);
-            }
-            index += 1;
+    let data_error = |e: fit::DataFileError| WdlFitError::Data(e.to_string());
+    for game in fit::games(paths) {
+        for s in game
+            .map_err(data_error)?
+            .samples(&filter)
+            .map_err(data_error)?
+        {
+            observations.add(s.score as i32, wdl::material(&s.position), s.result);
         }
     }
     if observations.positions() == 0 {
