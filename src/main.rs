@@ -134,11 +134,10 @@ fn bench(args: &[String]) -> ExitCode {
         Some(Ok(t)) if (1..=MAX_THREADS).contains(&t) => t,
         Some(_) => return usage(),
     };
-    let eval = match args.get(2).map(String::as_str) {
+    let eval = match args.get(2).map(|name| name.parse()) {
         None => kiln::nnue::EvalChoice::default(),
-        Some("nnue") => kiln::nnue::EvalChoice::Embedded,
-        Some("classical") => kiln::nnue::EvalChoice::Classical,
-        Some(_) => return usage(),
+        Some(Ok(eval)) => eval,
+        Some(Err(_)) => return usage(),
     };
     if args.len() > 3 {
         return usage();

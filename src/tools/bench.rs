@@ -107,13 +107,10 @@ pub fn run(depth: i32, threads: usize, eval: &EvalChoice, out: &mut impl Write) 
         total += result.nodes;
     }
     let secs = start.elapsed().as_secs_f64();
-    let evaluation = match eval.network() {
-        Some(_) => "nnue",
-        None => "classical",
-    };
     let _ = writeln!(
         out,
-        "{threads} threads depth {depth} eval {evaluation} time {} ms",
+        "{threads} threads depth {depth} eval {} time {} ms",
+        eval.name(),
         (secs * 1000.0) as u64
     );
     let _ = writeln!(

@@ -57,14 +57,20 @@ pub enum Teacher {
 impl Default for Teacher {
     /// What `UseNNUE` starts as.
     fn default() -> Teacher {
-        match EvalChoice::default() {
-            EvalChoice::Classical => Teacher::Classical,
-            _ => Teacher::Embedded,
-        }
+        Teacher::built_in(EvalChoice::default())
     }
 }
 
 impl Teacher {
+    /// The teacher of one of the evaluations built in (a network read from
+    /// a file is `Teacher::File`, with its path).
+    fn built_in(choice: EvalChoice) -> Teacher {
+        match choice {
+            EvalChoice::Classical => Teacher::Classical,
+            _ => Teacher::Embedded,
+        }
+    }
+
     /// The evaluation a search with this teacher runs.
     pub fn eval(&self) -> EvalChoice {
         match self {
@@ -85,7 +91,7 @@ impl fmt::Debug for Teacher {
 impl fmt::Display for Teacher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Teacher::Classical => write!(f, "classical"),
+            Teacher::Classical => write!(f, "{}", EvalChoice::Classical.name()),
             Teacher::Embedded => write!(f, "nnue ({})", crate::nnue::NETWORK_FILE),
             Teacher::File { path, .. } => write!(f, "nnue ({})", path.display()),
         }
@@ -129,17 +135,7 @@ impl Config {
                 "--chess960" => config.starts = Starts::Chess960,
                 "--out" => config.out = flags.value(flag)?.into(),
                 "--eval" => {
-                    config.teacher = match flags.value(flag)? {
-                        "nnue" => Teacher::Embedded,
-                        "classical" => Teacher::Classical,
-                        other => {
-                            return Err(ArgError::BadValue {
-                                flag: flag.to_string(),
-                                value: other.to_string(),
-                                expected: "nnue or classical".to_string(),
-                            })
-                        }
-                    }
+                    config.teacher = Teacher::built_in(flags.parsed(flag, EvalChoice::NAMES)?)
                 }
                 "--eval-file" => {
                     let path = flags.value(flag)?;
