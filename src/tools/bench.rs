@@ -1,16 +1,18 @@
-//! `kiln bench [depth] [threads]`: a fixed-depth search of a fixed, varied
-//! set of positions with a fresh table. Single-threaded (the default) its
-//! node count is the signature of the search's behaviour; with more threads
-//! it measures Lazy SMP (time to depth, node rate), and the count varies
-//! from run to run. The last line is `N nodes N nps`.
+//! `kiln bench [depth] [threads] [nnue|classical]`: a fixed-depth search
+//! of a fixed, varied set of positions with a fresh table. Single-threaded
+//! (the default) its node count is the signature of the search's
+//! behaviour; with more threads it measures Lazy SMP (time to depth, node
+//! rate), and the count varies from run to run. The last line is `N nodes
+//! N nps`.
 
 use crate::chess::Position;
 use crate::nnue::EvalChoice;
 use crate::search::history::History;
 use crate::search::time::Limits;
 use crate::search::tt::TranspositionTable;
-use crate::search::{search, SearchRequest, Signals};
+use crate::search::{search, SearchRequest, Signals, MAX_THREADS};
 use std::io::Write;
+use std::process::ExitCode;
 use std::time::Instant;
 
 /// Depth searched per position when none is given.
@@ -74,6 +76,41 @@ pub const BENCH_POSITIONS: &[&str] = &[
 pub const DEFAULT_BENCH_THREADS: usize = 1;
 /// Deepest bench a command may ask for.
 pub const MAX_BENCH_DEPTH: i32 = 64;
+
+/// `kiln bench --help`.
+pub fn usage() -> String {
+    format!(
+        "usage: kiln bench [depth 1..{MAX_BENCH_DEPTH}] [threads 1..{MAX_THREADS}] [nnue|classical]"
+    )
+}
+
+/// `kiln bench [depth] [threads] [nnue|classical]`: the bench to stdout.
+pub fn main(args: &[String]) -> ExitCode {
+    let refuse = || {
+        eprintln!("{}", usage());
+        ExitCode::from(2)
+    };
+    let depth = match args.first().map(|d| d.parse::<i32>()) {
+        None => DEFAULT_BENCH_DEPTH,
+        Some(Ok(d)) if (1..=MAX_BENCH_DEPTH).contains(&d) => d,
+        Some(_) => return refuse(),
+    };
+    let threads = match args.get(1).map(|t| t.parse::<usize>()) {
+        None => DEFAULT_BENCH_THREADS,
+        Some(Ok(t)) if (1..=MAX_THREADS).contains(&t) => t,
+        Some(_) => return refuse(),
+    };
+    let eval = match args.get(2).map(|name| name.parse()) {
+        None => EvalChoice::default(),
+        Some(Ok(eval)) => eval,
+        Some(Err(_)) => return refuse(),
+    };
+    if args.len() > 3 {
+        return refuse();
+    }
+    run(depth, threads, &eval, &mut std::io::stdout());
+    ExitCode::SUCCESS
+}
 
 /// Runs the bench on `threads` threads and prints per-position lines
 /// (best move, nodes, milliseconds), then the total time and `N nodes N

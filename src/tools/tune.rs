@@ -38,6 +38,7 @@ use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TUNED_CONSTAN
 use crate::tools::args::{ArgError, Flags};
 use std::fmt;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Instant;
 
 /// Share of the game result in the training target (the rest is the
@@ -119,6 +120,61 @@ impl Config {
         }
         Ok(config)
     }
+}
+
+/// `kiln tune --help`: the flags `Config::from_args` reads, and their
+/// defaults.
+pub fn usage() -> String {
+    format!(
+        "usage: kiln tune [--data FILE]... [--epochs N] [--lr X] \
+[--result-weight X] [--threads N] [--positions N] [--min-uses N] [--params FILE] [--pst FILE] [--dry-run]
+  defaults: --data {DEFAULT_DATA_FILE} --params {DEFAULT_PARAMS_FILE} --pst {DEFAULT_PST_FILE}"
+    )
+}
+
+/// `kiln tune ...`: fits the evaluation weights to self-play data
+/// (progress on stderr, the losses on stdout) and rewrites the codegen
+/// parameter files unless `--dry-run`.
+pub fn main(args: &[String]) -> ExitCode {
+    let config = match Config::from_args(args) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("{e}\n{}", usage());
+            return ExitCode::from(2);
+        }
+    };
+    let report = match run(&config, &mut std::io::stderr()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("kiln tune: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    println!(
+        "positions: {} training, {} validation; K = {:.6}",
+        report.train_positions,
+        report.validation_positions,
+        1.0 / report.scale
+    );
+    println!(
+        "loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6}",
+        report.train_loss_before,
+        report.train_loss_after,
+        report.validation_loss_before,
+        report.validation_loss_after
+    );
+    if let Err(e) = write(&config, &report) {
+        eprintln!("kiln tune: {e}");
+        return ExitCode::from(1);
+    }
+    if let Some((params, pst)) = &config.write {
+        println!(
+            "wrote {} and {}; now run `cargo build --release --features regen`",
+            params.display(),
+            pst.display()
+        );
+    }
+    ExitCode::SUCCESS
 }
 
 /// Why tuning failed.

@@ -18,6 +18,7 @@ use crate::search::wdl::{self, knot_weights, WdlModel, FULL_MATERIAL, MIN_SPREAD
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// Positions before this ply come from the opening book and random moves.
 pub const MIN_PLY: usize = 8;
@@ -254,6 +255,33 @@ pub fn load(paths: &[PathBuf]) -> Result<Observations, WdlFitError> {
     }
     observations.finish();
     Ok(observations)
+}
+
+/// `kiln wdl-fit`'s usage: the flags `data_from_args` reads.
+pub const USAGE: &str = "usage: kiln wdl-fit [--data FILE]...";
+
+/// `kiln wdl-fit --help`.
+pub fn usage() -> String {
+    USAGE.to_string()
+}
+
+/// `kiln wdl-fit [--data FILE]...`: the win/draw/loss model fitted to
+/// self-play data (default `DEFAULT_DATA_FILE`), printed as constants.
+pub fn main(args: &[String]) -> ExitCode {
+    let data = match data_from_args(args) {
+        Ok(data) => data,
+        Err(e) => {
+            eprintln!("{e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&data, &mut std::io::stdout()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("wdl-fit: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// `kiln wdl-fit`'s flags: `--data FILE`, any number (default

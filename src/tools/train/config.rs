@@ -7,6 +7,10 @@ use crate::search::MAX_THREADS;
 use crate::tools::args::{ArgError, Flags};
 use std::path::PathBuf;
 
+/// `kiln train`'s usage: the flags `Config::from_args` reads.
+pub const USAGE: &str = "usage: kiln train [--data FILE]... [--out FILE] [--hidden N] \
+[--buckets N] [--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--eval-scale CP] [--no-mirror] [--init FILE.nnue]";
+
 /// What `kiln train` was asked to do.
 #[derive(Clone, Debug)]
 pub struct Config {

@@ -30,7 +30,7 @@ mod error;
 mod network;
 mod samples;
 
-pub use config::Config;
+pub use config::{Config, USAGE};
 pub use error::TrainError;
 pub use network::{loss, FloatNetwork};
 pub use samples::{fit_eval_scale, load, Loaded, TrainSample};
@@ -39,6 +39,7 @@ use super::fit::adam::{Moments, Step};
 use crate::nnue;
 use crate::rng::Rng;
 use std::io::Write;
+use std::process::ExitCode;
 
 /// Weights and biases stay within ± this: `QB × WEIGHT_CLIP` fits an i8
 /// and 32 input rows of `QA × WEIGHT_CLIP` fit the i16 accumulator.
@@ -250,6 +251,30 @@ fn initial_network(
     }
     net.eval_scale = eval_scale;
     Ok(net)
+}
+
+/// `kiln train --help`.
+pub fn usage() -> String {
+    USAGE.to_string()
+}
+
+/// `kiln train ...`: a network fitted to self-play data, progress on
+/// stderr.
+pub fn main(args: &[String]) -> ExitCode {
+    let config = match Config::from_args(args) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("{e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&config, &mut std::io::stderr()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("train: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// `kiln train`: load, train, write the quantised network to `config.out`.
