@@ -84,30 +84,42 @@ pub fn usage() -> String {
     )
 }
 
-/// `kiln bench [depth] [threads] [nnue|classical]`: the bench to stdout.
-pub fn main(args: &[String]) -> ExitCode {
-    let refuse = || {
-        eprintln!("{}", usage());
-        ExitCode::from(2)
-    };
+/// A `kiln bench` command line refused: an argument out of its range, an
+/// unknown evaluation, or an argument too many. The usage says what it
+/// takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchArgsError;
+
+/// The depth, threads and evaluation of `kiln bench [depth] [threads]
+/// [nnue|classical]`, each its default when not given.
+pub fn read_args(args: &[String]) -> Result<(i32, usize, EvalChoice), BenchArgsError> {
     let depth = match args.first().map(|d| d.parse::<i32>()) {
         None => DEFAULT_BENCH_DEPTH,
         Some(Ok(d)) if (1..=MAX_BENCH_DEPTH).contains(&d) => d,
-        Some(_) => return refuse(),
+        Some(_) => return Err(BenchArgsError),
     };
     let threads = match args.get(1).map(|t| t.parse::<usize>()) {
         None => DEFAULT_BENCH_THREADS,
         Some(Ok(t)) if (1..=MAX_THREADS).contains(&t) => t,
-        Some(_) => return refuse(),
+        Some(_) => return Err(BenchArgsError),
     };
     let eval = match args.get(2).map(|name| name.parse()) {
         None => EvalChoice::default(),
         Some(Ok(eval)) => eval,
-        Some(Err(_)) => return refuse(),
+        Some(Err(_)) => return Err(BenchArgsError),
     };
     if args.len() > 3 {
-        return refuse();
+        return Err(BenchArgsError);
     }
+    Ok((depth, threads, eval))
+}
+
+/// `kiln bench [depth] [threads] [nnue|classical]`: the bench to stdout.
+pub fn main(args: &[String]) -> ExitCode {
+    let Ok((depth, threads, eval)) = read_args(args) else {
+        eprintln!("{}", usage());
+        return ExitCode::from(2);
+    };
     run(depth, threads, &eval, &mut std::io::stdout());
     ExitCode::SUCCESS
 }
@@ -157,4 +169,29 @@ pub fn run(depth: i32, threads: usize, eval: &EvalChoice, out: &mut impl Write) 
     );
     let _ = out.flush();
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::args::words;
+
+    #[test]
+    fn missing_arguments_take_their_defaults_and_bad_ones_are_refused() {
+        let (depth, threads, eval) = read_args(&[]).unwrap();
+        assert_eq!(
+            (depth, threads),
+            (DEFAULT_BENCH_DEPTH, DEFAULT_BENCH_THREADS)
+        );
+        assert_eq!(eval.name(), EvalChoice::default().name());
+        let (depth, threads, eval) = read_args(&words("5 2 classical")).unwrap();
+        assert_eq!((depth, threads, eval.name()), (5, 2, "classical"));
+        for refused in ["0", "65", "1 0", "1 1025", "1 1 fast", "1 1 nnue more", "x"] {
+            assert_eq!(
+                read_args(&words(refused)).unwrap_err(),
+                BenchArgsError,
+                "{refused}"
+            );
+        }
+    }
 }

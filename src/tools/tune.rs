@@ -1,9 +1,10 @@
 //! `kiln tune`: a logistic ("Texel") fit of every evaluation weight on
 //! self-play data from `kiln datagen`.
 //!
-//! 1. **Load.** Every game is replayed; the positions `SampleFilter::default`
-//!    keeps (no check, no noisy best move, no mate score, ply >= 8) become
-//!    samples. Each is evaluated once with a trace (`eval::linear`): the
+//! 1. **Load.** Every game of the data files (`fit::games`) is replayed;
+//!    the positions `SampleFilter::default` keeps (no check, no noisy best
+//!    move, no mate or tablebase score, ply >= 8) become samples. Each is
+//!    evaluated once with a trace (`eval::linear`): the
 //!    evaluation as `(mg * phase + eg * eg_scale * (24 - phase)) / 24 +
 //!    offset`, `mg` and `eg` being sums of coefficient * weight.
 //!    Every `fit::VALIDATION_EVERY`-th game is held out for validation.

@@ -1,8 +1,8 @@
 //! `kiln wdl-fit`: fits the win/draw/loss model of `search::wdl` to
 //! self-play data, by maximum likelihood of the games' results.
 //!
-//! Every position from `MIN_PLY` on whose score is not a mate is one
-//! observation: its score and material (White's view; the model is
+//! Every position of the data files (`fit::games`) from `MIN_PLY` on whose
+//! score is not a mate or tablebase result is one observation: its score and material (White's view; the model is
 //! symmetric) and its game's result. The observations are counted in
 //! cells of `SCORE_BIN_CP` centipawns × material, each with its three
 //! results' counts, so one pass of the fit costs the number of occupied
