@@ -8,8 +8,8 @@ mod common;
 
 use common::{engine_path, scratch_dir};
 use kiln::chess::{Color, Position};
-use kiln::datagen::format::{Game, GameReader, GameResult};
-use kiln::datagen::{self, Config, Starts};
+use kiln::data::format::{Game, GameReader, GameResult};
+use kiln::tools::datagen::{self, Config, Starts};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
@@ -123,7 +123,7 @@ fn pgn_games_convert_back_to_the_same_records() {
         positions: None,
         seed: 11,
         hash_mb: 1,
-        teacher: kiln::datagen::Teacher::Classical,
+        teacher: datagen::Teacher::Classical,
     };
     datagen::run(&config, &mut std::io::sink()).unwrap();
     let mut games = read_games(&selfplay);

@@ -5,11 +5,12 @@
 mod common;
 
 use common::scratch_dir;
-use kiln::datagen::format::{GameReader, SampleFilter, HEADER_LEN};
-use kiln::datagen::{self, Config, Starts, HARD_NODES_FACTOR};
+use kiln::data::format::{GameReader, HEADER_LEN};
+use kiln::data::samples::SampleFilter;
 use kiln::search::time::Limits;
 use kiln::search::tt::TranspositionTable;
 use kiln::search::{SearchRequest, Signals, ThreadPool};
+use kiln::tools::datagen::{self, Config, Starts, HARD_NODES_FACTOR};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -32,11 +33,11 @@ fn config(out: &Path, games: u64, seed: u64, starts: Starts) -> Config {
         positions: None,
         seed,
         hash_mb: 1,
-        teacher: kiln::datagen::Teacher::Classical,
+        teacher: datagen::Teacher::Classical,
     }
 }
 
-fn read_games(path: &Path) -> Vec<kiln::datagen::format::Game> {
+fn read_games(path: &Path) -> Vec<kiln::data::format::Game> {
     let file = std::fs::File::open(path).unwrap();
     GameReader::new(std::io::BufReader::new(file))
         .unwrap()
@@ -154,10 +155,7 @@ fn a_book_with_no_playable_start_fails_instead_of_spinning() {
         };
         let error = datagen::run(&cfg, &mut std::io::sink()).unwrap_err();
         assert!(
-            matches!(
-                error,
-                kiln::datagen::format::DataError::NoUsableStart { .. }
-            ),
+            matches!(error, kiln::data::format::DataError::NoUsableStart { .. }),
             "{fen}: {error}"
         );
         assert!(error.to_string().contains("no usable start position"));

@@ -1,9 +1,11 @@
 //! The chess core: squares, bitboards, pieces, moves, positions, FEN, legal
-//! move generation, SAN, the draw rules that depend on the game's history
-//! (`repetition`), and the board diagram `d` prints.
+//! move generation, SAN, the Chess960 start positions (`chess960`), the
+//! draw rules that depend on the game's history (`repetition`), and the
+//! board diagram `d` prints.
 
 pub mod attacks;
 pub mod bitboard;
+pub mod chess960;
 pub mod diagram;
 pub mod fen;
 pub mod movegen;

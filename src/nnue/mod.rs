@@ -299,6 +299,53 @@ impl std::fmt::Debug for EvalChoice {
     }
 }
 
+/// The names of the evaluations on a command line (`kiln bench`'s
+/// argument, `kiln datagen --eval`): one parser, one list.
+impl EvalChoice {
+    /// The names `from_str` reads, as a message lists them.
+    pub const NAMES: &'static str = "nnue or classical";
+
+    /// The name of this evaluation: `nnue` for any network, `classical`
+    /// for the hand-written one.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EvalChoice::Classical => "classical",
+            EvalChoice::Embedded | EvalChoice::Loaded(_) => "nnue",
+        }
+    }
+}
+
+impl std::str::FromStr for EvalChoice {
+    type Err = UnknownEval;
+
+    /// `nnue` (the embedded network) or `classical` (the hand-written
+    /// evaluation).
+    fn from_str(name: &str) -> Result<EvalChoice, UnknownEval> {
+        match name {
+            "nnue" => Ok(EvalChoice::Embedded),
+            "classical" => Ok(EvalChoice::Classical),
+            other => Err(UnknownEval(other.to_string())),
+        }
+    }
+}
+
+/// A name that is no evaluation (see `EvalChoice::NAMES`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownEval(pub String);
+
+impl std::fmt::Display for UnknownEval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown evaluation '{}': expected {}",
+            self.0,
+            EvalChoice::NAMES
+        )
+    }
+}
+
+impl std::error::Error for UnknownEval {}
+
 /// The quantised reference: what every network computes, from the file's
 /// weights of any hidden size, in plain integer arithmetic. The trainer's
 /// tests and the kernels' tests compare against it.

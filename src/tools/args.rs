@@ -1,6 +1,7 @@
 //! Command-line flags of the one-shot tools (`kiln datagen`, `train`,
-//! `tune`, `wdl-fit`): a cursor over `--flag [value]` arguments, and why a
-//! command line was refused. Each tool's `Config::from_args` uses it; the
+//! `tune`, `wdl-fit`): a cursor over `--flag [value]` arguments (numbers
+//! in a range, or any value `FromStr` reads), and why a command line was
+//! refused. Each tool's `Config::from_args` uses it; the
 //! parsers print nothing, `main` reports the error with the tool's usage.
 
 use std::fmt;
@@ -69,6 +70,17 @@ impl<'a> Flags<'a> {
         Ok(value)
     }
 
+    /// The value that follows `flag`, parsed (as `T::from_str` reads it);
+    /// `expected` says what it may be when it does not parse.
+    pub fn parsed<T: FromStr>(&mut self, flag: &str, expected: &str) -> Result<T, ArgError> {
+        let value = self.value(flag)?;
+        value.parse().map_err(|_| ArgError::BadValue {
+            flag: flag.to_string(),
+            value: value.to_string(),
+            expected: expected.to_string(),
+        })
+    }
+
     /// The value that follows `flag` as a number within `range`.
     pub fn number<T, R>(&mut self, flag: &str, range: R) -> Result<T, ArgError>
     where
@@ -109,6 +121,29 @@ mod tests {
         assert_eq!(flags.number::<f32, _>("--lr", 0.0..), Ok(0.5));
         assert_eq!(flags.next_flag(), Some("--all"));
         assert_eq!(flags.next_flag(), None);
+    }
+
+    #[test]
+    fn evaluations_are_read_by_their_one_parser() {
+        use crate::nnue::EvalChoice;
+        let line = words("--eval classical --eval nnue --eval fast");
+        let mut flags = Flags::new(&line);
+        let mut next = || {
+            let flag = flags.next_flag().unwrap();
+            flags.parsed::<EvalChoice>(flag, EvalChoice::NAMES)
+        };
+        assert_eq!(next().unwrap().name(), "classical");
+        assert!(matches!(next(), Ok(EvalChoice::Embedded)));
+        let refused = next().unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "--eval 'fast': expected nnue or classical"
+        );
+        let unknown = "fast".parse::<EvalChoice>().unwrap_err();
+        assert_eq!(
+            unknown.to_string(),
+            "unknown evaluation 'fast': expected nnue or classical"
+        );
     }
 
     #[test]

@@ -1,15 +1,17 @@
-//! `kiln bench [depth] [threads]`: a fixed-depth search of a fixed, varied
-//! set of positions with a fresh table. Single-threaded (the default) its
-//! node count is the signature of the search's behaviour; with more threads
-//! it measures Lazy SMP (time to depth, node rate), and the count varies
-//! from run to run. The last line is `N nodes N nps`.
+//! `kiln bench [depth] [threads] [nnue|classical]`: a fixed-depth search
+//! of a fixed, varied set of positions with a fresh table. Single-threaded
+//! (the default) its node count is the signature of the search's
+//! behaviour; with more threads it measures Lazy SMP (time to depth, node
+//! rate), and the count varies from run to run. The last line is `N nodes
+//! N nps`.
 
 use crate::chess::Position;
 use crate::nnue::EvalChoice;
 use crate::search::time::Limits;
 use crate::search::tt::TranspositionTable;
-use crate::search::{SearchRequest, Signals, ThreadPool};
+use crate::search::{SearchRequest, Signals, ThreadPool, MAX_THREADS};
 use std::io::Write;
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -75,6 +77,53 @@ pub const DEFAULT_BENCH_THREADS: usize = 1;
 /// Deepest bench a command may ask for.
 pub const MAX_BENCH_DEPTH: i32 = 64;
 
+/// `kiln bench --help`.
+pub fn usage() -> String {
+    format!(
+        "usage: kiln bench [depth 1..{MAX_BENCH_DEPTH}] [threads 1..{MAX_THREADS}] [nnue|classical]"
+    )
+}
+
+/// A `kiln bench` command line refused: an argument out of its range, an
+/// unknown evaluation, or an argument too many. The usage says what it
+/// takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchArgsError;
+
+/// The depth, threads and evaluation of `kiln bench [depth] [threads]
+/// [nnue|classical]`, each its default when not given.
+pub fn read_args(args: &[String]) -> Result<(i32, usize, EvalChoice), BenchArgsError> {
+    let depth = match args.first().map(|d| d.parse::<i32>()) {
+        None => DEFAULT_BENCH_DEPTH,
+        Some(Ok(d)) if (1..=MAX_BENCH_DEPTH).contains(&d) => d,
+        Some(_) => return Err(BenchArgsError),
+    };
+    let threads = match args.get(1).map(|t| t.parse::<usize>()) {
+        None => DEFAULT_BENCH_THREADS,
+        Some(Ok(t)) if (1..=MAX_THREADS).contains(&t) => t,
+        Some(_) => return Err(BenchArgsError),
+    };
+    let eval = match args.get(2).map(|name| name.parse()) {
+        None => EvalChoice::default(),
+        Some(Ok(eval)) => eval,
+        Some(Err(_)) => return Err(BenchArgsError),
+    };
+    if args.len() > 3 {
+        return Err(BenchArgsError);
+    }
+    Ok((depth, threads, eval))
+}
+
+/// `kiln bench [depth] [threads] [nnue|classical]`: the bench to stdout.
+pub fn main(args: &[String]) -> ExitCode {
+    let Ok((depth, threads, eval)) = read_args(args) else {
+        eprintln!("{}", usage());
+        return ExitCode::from(2);
+    };
+    run(depth, threads, &eval, &mut std::io::stdout());
+    ExitCode::SUCCESS
+}
+
 /// Runs the bench on `threads` threads and prints per-position lines
 /// (best move, nodes, milliseconds), then the total time and `N nodes N
 /// nps`. Returns the total node count.
@@ -107,13 +156,10 @@ pub fn run(depth: i32, threads: usize, eval: &EvalChoice, out: &mut impl Write) 
         total += result.nodes;
     }
     let secs = start.elapsed().as_secs_f64();
-    let evaluation = match eval.network() {
-        Some(_) => "nnue",
-        None => "classical",
-    };
     let _ = writeln!(
         out,
-        "{threads} threads depth {depth} eval {evaluation} time {} ms",
+        "{threads} threads depth {depth} eval {} time {} ms",
+        eval.name(),
         (secs * 1000.0) as u64
     );
     let _ = writeln!(
@@ -123,4 +169,29 @@ pub fn run(depth: i32, threads: usize, eval: &EvalChoice, out: &mut impl Write) 
     );
     let _ = out.flush();
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::args::words;
+
+    #[test]
+    fn missing_arguments_take_their_defaults_and_bad_ones_are_refused() {
+        let (depth, threads, eval) = read_args(&[]).unwrap();
+        assert_eq!(
+            (depth, threads),
+            (DEFAULT_BENCH_DEPTH, DEFAULT_BENCH_THREADS)
+        );
+        assert_eq!(eval.name(), EvalChoice::default().name());
+        let (depth, threads, eval) = read_args(&words("5 2 classical")).unwrap();
+        assert_eq!((depth, threads, eval.name()), (5, 2, "classical"));
+        for refused in ["0", "65", "1 0", "1 1025", "1 1 fast", "1 1 nnue more", "x"] {
+            assert_eq!(
+                read_args(&words(refused)).unwrap_err(),
+                BenchArgsError,
+                "{refused}"
+            );
+        }
+    }
 }

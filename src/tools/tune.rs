@@ -1,22 +1,24 @@
 //! `kiln tune`: a logistic ("Texel") fit of every evaluation weight on
 //! self-play data from `kiln datagen`.
 //!
-//! 1. **Load.** Every game is replayed; the positions `SampleFilter::default`
-//!    keeps (no check, no noisy best move, no mate score, ply >= 8) become
-//!    samples. Each is evaluated once with a trace (`eval::linear`): the
+//! 1. **Load.** Every game of the data files (`fit::games`) is replayed;
+//!    the positions `SampleFilter::default` keeps (no check, no noisy best
+//!    move, no mate or tablebase score, ply >= 8) become samples. Each is
+//!    evaluated once with a trace (`eval::linear`): the
 //!    evaluation as `(mg * phase + eg * eg_scale * (24 - phase)) / 24 +
 //!    offset`, `mg` and `eg` being sums of coefficient * weight.
-//!    Every 20th game is held out for validation.
-//! 2. **Scaling constant.** `K` maps centipawns to an expected score,
-//!    `sigmoid(K * eval)`; it is fitted first (golden-section search) to the
-//!    game results with the current weights, so the fit starts from the
-//!    engine's own scale.
-//! 3. **Target.** `RESULT_WEIGHT * result + (1 - RESULT_WEIGHT) *
-//!    sigmoid(K * search score)`: the game result is the truth but is noisy
-//!    (one game per position); the search score is precise but biased by the
-//!    current evaluation. Default `RESULT_WEIGHT` = 0.5.
+//!    Every `fit::VALIDATION_EVERY`-th game is held out for validation.
+//! 2. **Scale.** An evaluation's expected score is `sigmoid(eval / scale)`
+//!    (`fit::win_chance`; the report gives `K = 1 / scale` per centipawn);
+//!    the scale is fitted first (`fit::fit_scale`) to the game results with
+//!    the current weights, so the fit starts from the engine's own scale.
+//! 3. **Target.** `fit::target`: `RESULT_WEIGHT * result + (1 -
+//!    RESULT_WEIGHT) * sigmoid(search score / scale)`: the game result is
+//!    the truth but is noisy (one game per position); the search score is
+//!    precise but biased by the current evaluation. Default
+//!    `RESULT_WEIGHT` = 0.5.
 //! 4. **Fit.** Full-batch gradient descent with Adam on the mean squared
-//!    error between `sigmoid(K * eval)` and the target, middlegame and
+//!    error between `sigmoid(eval / scale)` and the target, middlegame and
 //!    endgame halves of every weight separately, gradients summed over
 //!    threads.
 //! 5. **Write.** Weights are rounded; each piece kind's average
@@ -29,10 +31,9 @@
 //!    else in them; `cargo build --release --features regen` then
 //!    regenerates `src/tables/`.
 
-use super::adam::{Moments, Step};
-use super::golden::golden_section_minimum;
-use crate::datagen::format::{GameReader, GameResult, SampleFilter};
-use crate::datagen::DEFAULT_DATA_FILE;
+use super::fit::adam::{Moments, Step};
+use super::fit::{self, DataGame};
+use crate::data::{GameResult, SampleFilter, DEFAULT_DATA_FILE};
 use crate::eval::{self, eg, mg, MAX_PHASE};
 use crate::packed::PackedScore;
 use crate::search::MAX_THREADS;
@@ -40,6 +41,7 @@ use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TUNED_CONSTAN
 use crate::tools::args::{ArgError, Flags};
 use std::fmt;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Instant;
 
 /// The weights file format: codegen's reader and writer, compiled into the
@@ -60,11 +62,9 @@ pub const DEFAULT_MIN_USES: usize = 1000;
 pub const DEFAULT_EPOCHS: usize = 1000;
 /// Adam's step size, in centipawns.
 pub const DEFAULT_LEARNING_RATE: f64 = 1.0;
-/// One game in this many is held out to measure the fit on unseen positions.
-const VALIDATION_EVERY: usize = 20;
-/// The bracket and precision of the search for `K` (per centipawn).
-const K_RANGE: (f64, f64) = (0.0005, 0.02);
-const K_PRECISION: f64 = 1e-6;
+/// The bracket and precision of the fit of the scale (centipawns).
+const SCALE_RANGE: (f64, f64) = (50.0, 2000.0);
+const SCALE_PRECISION: f64 = 0.05;
 
 /// What `kiln tune` was asked to do.
 #[derive(Clone, Debug)]
@@ -131,6 +131,61 @@ impl Config {
         }
         Ok(config)
     }
+}
+
+/// `kiln tune --help`: the flags `Config::from_args` reads, and their
+/// defaults.
+pub fn usage() -> String {
+    format!(
+        "usage: kiln tune [--data FILE]... [--epochs N] [--lr X] \
+[--result-weight X] [--threads N] [--positions N] [--min-uses N] [--params FILE] [--pst FILE] [--dry-run]
+  defaults: --data {DEFAULT_DATA_FILE} --params {DEFAULT_PARAMS_FILE} --pst {DEFAULT_PST_FILE}"
+    )
+}
+
+/// `kiln tune ...`: fits the evaluation weights to self-play data
+/// (progress on stderr, the losses on stdout) and rewrites the codegen
+/// parameter files unless `--dry-run`.
+pub fn main(args: &[String]) -> ExitCode {
+    let config = match Config::from_args(args) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("{e}\n{}", usage());
+            return ExitCode::from(2);
+        }
+    };
+    let report = match run(&config, &mut std::io::stderr()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("kiln tune: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    println!(
+        "positions: {} training, {} validation; K = {:.6}",
+        report.train_positions,
+        report.validation_positions,
+        1.0 / report.scale
+    );
+    println!(
+        "loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6}",
+        report.train_loss_before,
+        report.train_loss_after,
+        report.validation_loss_before,
+        report.validation_loss_after
+    );
+    if let Err(e) = write(&config, &report) {
+        eprintln!("kiln tune: {e}");
+        return ExitCode::from(1);
+    }
+    if let Some((params, pst)) = &config.write {
+        println!(
+            "wrote {} and {}; now run `cargo build --release --features regen`",
+            params.display(),
+            pst.display()
+        );
+    }
+    ExitCode::SUCCESS
 }
 
 /// Why tuning failed.
@@ -238,25 +293,20 @@ impl Weights {
     }
 }
 
-#[inline]
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 /// The fit's target for `e`.
 #[inline]
-fn target(e: &Entry, k: f64, result_weight: f64) -> f64 {
-    result_weight * e.result as f64 + (1.0 - result_weight) * sigmoid(k * e.score as f64)
+fn target(e: &Entry, scale: f64, result_weight: f64) -> f64 {
+    fit::target(e.result as f64, e.score as f64, scale, result_weight)
 }
 
 /// Mean squared error over `data`, on `threads` threads.
-fn loss(data: &Dataset, w: &Weights, k: f64, result_weight: f64, threads: usize) -> f64 {
+fn loss(data: &Dataset, w: &Weights, scale: f64, result_weight: f64, threads: usize) -> f64 {
     let total: f64 = split(&data.entries, threads, |chunk| {
         chunk
             .iter()
             .map(|e| {
-                let p = sigmoid(k * w.eval(data, e).0);
-                (p - target(e, k, result_weight)).powi(2)
+                let p = fit::win_chance(w.eval(data, e).0, scale);
+                (p - target(e, scale, result_weight)).powi(2)
             })
             .sum::<f64>()
     })
@@ -266,13 +316,19 @@ fn loss(data: &Dataset, w: &Weights, k: f64, result_weight: f64, threads: usize)
 }
 
 /// The gradient of the loss, summed over threads.
-fn gradient(data: &Dataset, w: &Weights, k: f64, result_weight: f64, threads: usize) -> Weights {
+fn gradient(
+    data: &Dataset,
+    w: &Weights,
+    scale: f64,
+    result_weight: f64,
+    threads: usize,
+) -> Weights {
     let parts = split(&data.entries, threads, |chunk| {
         let mut grad = Weights::zero();
         for e in chunk {
             let (eval, mg_share, eg_share) = w.eval(data, e);
-            let p = sigmoid(k * eval);
-            let d = 2.0 * (p - target(e, k, result_weight)) * p * (1.0 - p) * k;
+            let p = fit::win_chance(eval, scale);
+            let d = 2.0 * (p - target(e, scale, result_weight)) * p * (1.0 - p) / scale;
             for &(i, c) in data.features(e) {
                 grad.mg[i as usize] += d * c as f64 * mg_share;
                 grad.eg[i as usize] += d * c as f64 * eg_share;
@@ -306,9 +362,12 @@ fn split<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&[T]) -> R + 
     })
 }
 
-/// The `K` that best maps the current evaluation to game results.
-fn fit_k(data: &Dataset, w: &Weights, threads: usize) -> f64 {
-    golden_section_minimum(K_RANGE, K_PRECISION, |k| loss(data, w, k, 1.0, threads))
+/// The scale at which the current evaluation best predicts the game results.
+fn fit_scale(data: &Dataset, w: &Weights) -> f64 {
+    let points: Vec<(f64, f64)> = (data.entries.iter())
+        .map(|e| (w.eval(data, e).0, e.result as f64))
+        .collect();
+    fit::fit_scale(SCALE_RANGE, SCALE_PRECISION, || points.iter().copied())
 }
 
 /// The training and validation sets, and in how many training positions
@@ -320,26 +379,21 @@ struct Loaded {
 }
 
 fn load(config: &Config) -> Result<Loaded, TuneError> {
-    let mut games = Vec::new();
-    for path in &config.data {
-        let file = std::fs::File::open(path)
-            .map_err(|e| TuneError::Data(format!("{}: {e}", path.display())))?;
-        for game in GameReader::new(std::io::BufReader::new(file))
-            .map_err(|e| TuneError::Data(format!("{}: {e}", path.display())))?
-        {
-            games.push(game.map_err(|e| TuneError::Data(format!("{}: {e}", path.display())))?);
-        }
-    }
+    let data_error = |e: fit::DataFileError| TuneError::Data(e.to_string());
+    let games: Vec<DataGame> = fit::games(&config.data)
+        .collect::<Result<_, _>>()
+        .map_err(data_error)?;
     // Replay and trace in parallel; each thread returns its games' samples.
-    let indexed: Vec<(usize, &crate::datagen::format::Game)> = games.iter().enumerate().collect();
-    let parts = split(&indexed, config.threads, |chunk| {
+    let parts = split(&games, config.threads, |chunk| {
         let mut out = Vec::new();
-        for &(index, game) in chunk {
-            let samples = game
-                .samples(&SampleFilter::default(), index as u64)
-                .map_err(|e| TuneError::Data(e.to_string()))?;
-            for s in samples {
-                out.push((index, eval::linear(&s.position), s.result, s.score));
+        for game in chunk {
+            for s in game.samples(&SampleFilter::default()).map_err(data_error)? {
+                out.push((
+                    game.held_out(),
+                    eval::linear(&s.position),
+                    s.result,
+                    s.score,
+                ));
             }
         }
         Ok::<_, TuneError>(out)
@@ -350,8 +404,8 @@ fn load(config: &Config) -> Result<Loaded, TuneError> {
         uses: vec![0; WEIGHT_COUNT],
     };
     for part in parts {
-        for (game, lin, result, score) in part? {
-            if game % VALIDATION_EVERY == VALIDATION_EVERY - 1 {
+        for (held_out, lin, result, score) in part? {
+            if held_out {
                 loaded.validation.push(&lin, result, score);
             } else if config.max_positions == 0 || loaded.train.entries.len() < config.max_positions
             {
@@ -374,7 +428,9 @@ fn load(config: &Config) -> Result<Loaded, TuneError> {
 pub struct Report {
     pub train_positions: usize,
     pub validation_positions: usize,
-    pub k: f64,
+    /// Centipawns at which an evaluation's expected score is
+    /// `sigmoid(eval / scale)`: `1 / K`.
+    pub scale: f64,
     pub train_loss_before: f64,
     pub train_loss_after: f64,
     pub validation_loss_before: f64,
@@ -411,18 +467,19 @@ pub fn run(config: &Config, log: &mut impl std::io::Write) -> Result<Report, Tun
         w.eg[i] = eg(value) as f64;
     }
     let threads = config.threads.max(1);
-    let k = fit_k(train, &w, threads);
+    let scale = fit_scale(train, &w);
     let rw = config.result_weight;
-    let train_loss_before = loss(train, &w, k, rw, threads);
-    let validation_loss_before = loss(validation, &w, k, rw, threads);
+    let train_loss_before = loss(train, &w, scale, rw, threads);
+    let validation_loss_before = loss(validation, &w, scale, rw, threads);
     let _ = writeln!(
         log,
-        "K = {k:.6} per cp; loss before: train {train_loss_before:.6}, validation {validation_loss_before:.6} (result weight {rw})"
+        "K = {:.6} per cp; loss before: train {train_loss_before:.6}, validation {validation_loss_before:.6} (result weight {rw})",
+        1.0 / scale
     );
 
     let mut moments = [[Moments::default(); WEIGHT_COUNT]; 2];
     for epoch in 1..=config.epochs {
-        let g = gradient(train, &w, k, rw, threads);
+        let g = gradient(train, &w, scale, rw, threads);
         let step = Step::new(epoch as i32, config.learning_rate);
         let [mg_moments, eg_moments] = &mut moments;
         for (weights, grads, half_moments) in [
@@ -437,8 +494,8 @@ pub fn run(config: &Config, log: &mut impl std::io::Write) -> Result<Report, Tun
             let _ = writeln!(
                 log,
                 "epoch {epoch:5}: train {:.6}, validation {:.6} ({:.0} s)",
-                loss(train, &w, k, rw, threads),
-                loss(validation, &w, k, rw, threads),
+                loss(train, &w, scale, rw, threads),
+                loss(validation, &w, scale, rw, threads),
                 started.elapsed().as_secs_f64()
             );
         }
@@ -455,11 +512,11 @@ pub fn run(config: &Config, log: &mut impl std::io::Write) -> Result<Report, Tun
     Ok(Report {
         train_positions: train.entries.len(),
         validation_positions: validation.entries.len(),
-        k,
+        scale,
         train_loss_before,
-        train_loss_after: loss(train, &rounded, k, rw, threads),
+        train_loss_after: loss(train, &rounded, scale, rw, threads),
         validation_loss_before,
-        validation_loss_after: loss(validation, &rounded, k, rw, threads),
+        validation_loss_after: loss(validation, &rounded, scale, rw, threads),
         tuned,
     })
 }

@@ -1,8 +1,8 @@
 //! `kiln wdl-fit`: fits the win/draw/loss model of `search::wdl` to
 //! self-play data, by maximum likelihood of the games' results.
 //!
-//! Every position from `MIN_PLY` on whose score is not a mate is one
-//! observation: its score and material (White's view; the model is
+//! Every position of the data files (`fit::games`) from `MIN_PLY` on whose
+//! score is not a mate or tablebase result is one observation: its score and material (White's view; the model is
 //! symmetric) and its game's result. The observations are counted in
 //! cells of `SCORE_BIN_CP` centipawns × material, each with its three
 //! results' counts, so one pass of the fit costs the number of occupied
@@ -10,14 +10,15 @@
 //! on the mean negative log-likelihood, started from the committed model;
 //! it prints the constants to put into `search/wdl.rs`.
 
-use super::adam::{Moments, Step};
 use super::args::{ArgError, Flags};
-use crate::datagen::format::{GameReader, GameResult, SampleFilter};
-use crate::datagen::DEFAULT_DATA_FILE;
+use super::fit::adam::{Moments, Step};
+use super::fit::{self, sigmoid};
+use crate::data::{GameResult, SampleFilter, DEFAULT_DATA_FILE};
 use crate::search::wdl::{self, knot_weights, WdlModel, FULL_MATERIAL, MIN_SPREAD_CP, WDL_KNOTS};
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// Positions before this ply come from the opening book and random moves.
 pub const MIN_PLY: usize = 8;
@@ -152,7 +153,7 @@ impl Observations {
             let (centre, spread) = model.at(cell.material);
             let u = (cell.score - centre) / spread;
             let v = (-cell.score - centre) / spread;
-            let (su, sv) = (wdl::sigmoid(u), wdl::sigmoid(v));
+            let (su, sv) = (sigmoid(u), sigmoid(v));
             let draw = (1.0 - su - sv).max(MIN_PROBABILITY);
             let (du, dv) = (su * (1.0 - su), sv * (1.0 - sv));
             let [black, drawn, white] = cell.counts;
@@ -235,22 +236,18 @@ pub fn load(paths: &[PathBuf]) -> Result<Observations, WdlFitError> {
     let filter = SampleFilter {
         skip_in_check: false,
         skip_noisy_best: false,
-        skip_mate_scores: true,
+        skip_decisive_scores: true,
         min_ply: MIN_PLY,
     };
     let mut observations = Observations::default();
-    let mut index = 0u64;
-    for path in paths {
-        let data_error =
-            |e: &dyn fmt::Display| WdlFitError::Data(format!("{}: {e}", path.display()));
-        let file = std::fs::File::open(path).map_err(|e| data_error(&e))?;
-        let reader = GameReader::new(std::io::BufReader::new(file)).map_err(|e| data_error(&e))?;
-        for game in reader {
-            let game = game.map_err(|e| data_error(&e))?;
-            for s in game.samples(&filter, index).map_err(|e| data_error(&e))? {
-                observations.add(s.score as i32, wdl::material(&s.position), s.result);
-            }
-            index += 1;
+    let data_error = |e: fit::DataFileError| WdlFitError::Data(e.to_string());
+    for game in fit::games(paths) {
+        for s in game
+            .map_err(data_error)?
+            .samples(&filter)
+            .map_err(data_error)?
+        {
+            observations.add(s.score as i32, wdl::material(&s.position), s.result);
         }
     }
     if observations.positions() == 0 {
@@ -258,6 +255,33 @@ pub fn load(paths: &[PathBuf]) -> Result<Observations, WdlFitError> {
     }
     observations.finish();
     Ok(observations)
+}
+
+/// `kiln wdl-fit`'s usage: the flags `data_from_args` reads.
+pub const USAGE: &str = "usage: kiln wdl-fit [--data FILE]...";
+
+/// `kiln wdl-fit --help`.
+pub fn usage() -> String {
+    USAGE.to_string()
+}
+
+/// `kiln wdl-fit [--data FILE]...`: the win/draw/loss model fitted to
+/// self-play data (default `DEFAULT_DATA_FILE`), printed as constants.
+pub fn main(args: &[String]) -> ExitCode {
+    let data = match data_from_args(args) {
+        Ok(data) => data,
+        Err(e) => {
+            eprintln!("{e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&data, &mut std::io::stdout()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("wdl-fit: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// `kiln wdl-fit`'s flags: `--data FILE`, any number (default

@@ -628,14 +628,14 @@ impl Engine {
         let request = parse::parse_genfens(args)?;
         let book = match &request.book {
             None => None,
-            Some(path) => Some(crate::datagen::read_epd(path.as_ref()).map_err(|e| {
+            Some(path) => Some(crate::data::epd::read_epd(path.as_ref()).map_err(|e| {
                 UciError::GenfensBook {
                     path: path.to_string(),
                     reason: e.to_string(),
                 }
             })?),
         };
-        for fen in crate::datagen::genfens(request.count, request.seed, book.as_deref()) {
+        for fen in crate::tools::datagen::genfens(request.count, request.seed, book.as_deref()) {
             self.note(format!("genfens {fen}"));
         }
         Ok(())

@@ -2,13 +2,14 @@
 //! on the CPU and writes it quantised in the format of `nnue::file`.
 //!
 //! Samples are the positions `SampleFilter::default()` keeps (no check, no
-//! capture or promotion as the played move, no mate score, from ply 8),
-//! every `VALIDATION_EVERY`-th game held out for validation. The target,
-//! from the side to move's view, is `result_weight × result + (1 −
-//! result_weight) × sigmoid(score / eval_scale)`; the loss is the mean
-//! squared error of `sigmoid(output)` against it. The eval scale is fitted
-//! to the training data (`fit_eval_scale`: the scale at which
-//! `sigmoid(score / scale)` best predicts the results) unless given, so
+//! capture or promotion as the played move, no mate or tablebase score,
+//! from ply 8), every `fit::VALIDATION_EVERY`-th game held out for
+//! validation. The target, from the side to move's view, is `fit::target`:
+//! `result_weight × result + (1 − result_weight) × sigmoid(score /
+//! eval_scale)`; the loss is the mean squared error of `sigmoid(output)`
+//! against it. The eval scale is fitted to the training data
+//! (`fit_eval_scale`: the scale at which `sigmoid(score / scale)` best
+//! predicts the results, `fit::fit_scale`) unless given, so
 //! that both halves of the target, and the network's output times the
 //! scale, are on the teacher's centipawn scale; data files from different
 //! teachers each get the scale fitted to their own results, and the
@@ -20,206 +21,29 @@
 //! A fixed seed makes a run repeatable (the thread count changes only the
 //! order of float sums).
 //!
-//! `samples` reads the data and makes the targets, `network` is the float
-//! network with its gradient, and this file holds the configuration and
-//! the training loop.
+//! `config` reads the command line, `samples` reads the data and makes
+//! the targets, `network` is the float network with its gradient, `error`
+//! says why a run failed, and this file holds the training loop.
 
+mod config;
+mod error;
 mod network;
 mod samples;
 
+pub use config::{Config, USAGE};
+pub use error::TrainError;
 pub use network::{loss, FloatNetwork};
-pub use samples::{fit_eval_scale, load, Loaded, TrainSample, VALIDATION_EVERY};
+pub use samples::{fit_eval_scale, load, Loaded, TrainSample};
 
-use super::adam::{Moments, Step};
-use crate::datagen::format::DataError;
-use crate::datagen::DEFAULT_DATA_FILE;
-use crate::nnue::file::{MAX_EVAL_SCALE, MIN_EVAL_SCALE};
-use crate::nnue::{self, LoadError, NetError};
+use super::fit::adam::{Moments, Step};
+use crate::nnue;
 use crate::rng::Rng;
-use crate::search::MAX_THREADS;
-use crate::tools::args::{ArgError, Flags};
-use std::fmt;
 use std::io::Write;
-use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// Weights and biases stay within ± this: `QB × WEIGHT_CLIP` fits an i8
 /// and 32 input rows of `QA × WEIGHT_CLIP` fit the i16 accumulator.
 pub const WEIGHT_CLIP: f32 = 1.98;
-
-/// What `kiln train` was asked to do.
-#[derive(Clone, Debug)]
-pub struct Config {
-    pub data: Vec<PathBuf>,
-    pub out: PathBuf,
-    pub hidden: usize,
-    /// Output buckets (`nnue::output_bucket`): 1 is a single output layer.
-    /// On the 2.10 M positions of kiln-0, 8 beat 1 by 26.0 ± 16.1 Elo.
-    pub buckets: usize,
-    pub epochs: usize,
-    pub batch: usize,
-    pub lr: f32,
-    /// The learning rate is multiplied by `lr_drop` after each epoch.
-    pub lr_drop: f32,
-    /// Share of the game result in the target (the rest is the search
-    /// score). At 2.1 M positions 0.1 beat 0.3 by 51.9 ± 24.6 Elo: each
-    /// game's result is shared by a hundred of its positions, and with
-    /// few games the network learns the games rather than the result's
-    /// meaning.
-    pub result_weight: f32,
-    pub threads: usize,
-    pub seed: u64,
-    /// At most this many training positions (0 = all), before mirroring:
-    /// the first ones read. The files are still read to the end, so the
-    /// validation games are the same whatever the cap.
-    pub max_positions: usize,
-    /// Also train on every position mirrored left to right (`samples::TrainSample::mirror_files`).
-    pub mirror: bool,
-    /// Centipawns per unit of output, and the scale every file's scores
-    /// are read on; `None`: fitted to the data (see `load`).
-    pub eval_scale: Option<i32>,
-    /// Start from this network's weights instead of random ones (its
-    /// bucket count must be `buckets`; a hidden layer smaller than
-    /// `hidden` is widened with new neurons that change no evaluation).
-    /// The data a network learned from is not kept forever; its weights
-    /// are, in `networks/`, so a new network can build on them.
-    pub init: Option<PathBuf>,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            data: vec![PathBuf::from(DEFAULT_DATA_FILE)],
-            out: PathBuf::from("data/kiln.nnue"),
-            hidden: nnue::HIDDEN,
-            buckets: 8,
-            epochs: 10,
-            batch: 16_384,
-            lr: 0.001,
-            lr_drop: 0.7,
-            result_weight: 0.1,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            seed: 1,
-            max_positions: 0,
-            mirror: true,
-            eval_scale: None,
-            init: None,
-        }
-    }
-}
-
-impl Config {
-    /// `kiln train`'s flags: `--data FILE` (any number; default
-    /// `DEFAULT_DATA_FILE`), `--out FILE`, `--hidden N`, `--buckets N`,
-    /// `--epochs N`, `--batch N`, `--lr X`, `--lr-drop X`,
-    /// `--result-weight X`, `--threads N`, `--seed N`, `--positions N`,
-    /// `--eval-scale CP`, `--no-mirror`, `--init FILE.nnue`. Shapes are
-    /// checked by `train`.
-    pub fn from_args(args: &[String]) -> Result<Config, ArgError> {
-        let mut config = Config {
-            data: Vec::new(),
-            ..Config::default()
-        };
-        let mut flags = Flags::new(args);
-        while let Some(flag) = flags.next_flag() {
-            match flag {
-                "--data" => config.data.push(flags.value(flag)?.into()),
-                "--out" => config.out = flags.value(flag)?.into(),
-                "--hidden" => config.hidden = flags.number(flag, ..)?,
-                "--buckets" => config.buckets = flags.number(flag, ..)?,
-                "--epochs" => config.epochs = flags.number(flag, ..)?,
-                "--batch" => config.batch = flags.number(flag, 1..)?,
-                "--lr" => config.lr = positive(&mut flags, flag)?,
-                "--lr-drop" => config.lr_drop = positive(&mut flags, flag)?,
-                "--result-weight" => config.result_weight = flags.number(flag, 0.0..=1.0)?,
-                "--threads" => config.threads = flags.number(flag, 1..=MAX_THREADS)?,
-                "--seed" => config.seed = flags.number(flag, ..)?,
-                "--positions" => config.max_positions = flags.number(flag, ..)?,
-                "--eval-scale" => {
-                    config.eval_scale = Some(flags.number(flag, MIN_EVAL_SCALE..=MAX_EVAL_SCALE)?)
-                }
-                "--no-mirror" => config.mirror = false,
-                "--init" => config.init = Some(flags.value(flag)?.into()),
-                other => return Err(ArgError::Unknown(other.to_string())),
-            }
-        }
-        if config.data.is_empty() {
-            config.data.push(DEFAULT_DATA_FILE.into());
-        }
-        Ok(config)
-    }
-}
-
-/// A value above 0 for `flag` (a learning rate or its factor).
-fn positive(flags: &mut Flags, flag: &str) -> Result<f32, ArgError> {
-    let x: f32 = flags.number(flag, 0.0..)?;
-    if x > 0.0 {
-        Ok(x)
-    } else {
-        Err(ArgError::BadValue {
-            flag: flag.to_string(),
-            value: x.to_string(),
-            expected: "a number above 0".to_string(),
-        })
-    }
-}
-
-/// Why training could not run.
-#[derive(Debug)]
-pub enum TrainError {
-    /// The data file at `path` could not be read, or holds a bad record.
-    Data { path: PathBuf, error: DataError },
-    /// The filter kept no training position.
-    NoSamples,
-    /// The hidden size or bucket count is outside the file format's limits.
-    Shape(NetError),
-    /// The `--init` network could not be read, or is refused.
-    Init { path: PathBuf, error: LoadError },
-    /// The `--init` network's shape (hidden size, buckets) cannot start the
-    /// one asked for: its hidden layer is larger, or its bucket count other.
-    InitShape {
-        path: PathBuf,
-        found: (usize, usize),
-        asked: (usize, usize),
-    },
-    /// The folder the network goes in could not be made.
-    CreateFolder {
-        path: PathBuf,
-        error: std::io::Error,
-    },
-    /// The network could not be written to `path`.
-    Write {
-        path: PathBuf,
-        error: std::io::Error,
-    },
-}
-
-impl fmt::Display for TrainError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TrainError::Data { path, error } => write!(f, "{}: {error}", path.display()),
-            TrainError::NoSamples => write!(f, "no training positions in the data"),
-            TrainError::Shape(e) => write!(f, "{e}"),
-            TrainError::Init { path, error } => write!(f, "{}: {error}", path.display()),
-            TrainError::InitShape { path, found, asked } => write!(
-                f,
-                "{}: a {}x{} network (hidden x buckets) cannot start the {}x{} asked for (--hidden, --buckets): it may be widened, not narrowed, and keeps its buckets",
-                path.display(),
-                found.0,
-                found.1,
-                asked.0,
-                asked.1
-            ),
-            TrainError::CreateFolder { path, error } => {
-                write!(f, "cannot make the folder {}: {error}", path.display())
-            }
-            TrainError::Write { path, error } => {
-                write!(f, "cannot write the network {}: {error}", path.display())
-            }
-        }
-    }
-}
-
-impl std::error::Error for TrainError {}
 
 /// Adam's running means for every parameter.
 struct Adam {
@@ -429,6 +253,30 @@ fn initial_network(
     Ok(net)
 }
 
+/// `kiln train --help`.
+pub fn usage() -> String {
+    USAGE.to_string()
+}
+
+/// `kiln train ...`: a network fitted to self-play data, progress on
+/// stderr.
+pub fn main(args: &[String]) -> ExitCode {
+    let config = match Config::from_args(args) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("{e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&config, &mut std::io::stderr()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("train: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 /// `kiln train`: load, train, write the quantised network to `config.out`.
 pub fn run(config: &Config, log: &mut impl Write) -> Result<Report, TrainError> {
     let Loaded {
@@ -470,66 +318,11 @@ pub fn run(config: &Config, log: &mut impl Write) -> Result<Report, TrainError> 
 
 #[cfg(test)]
 mod tests {
+    use super::samples::tests::small_data;
     use super::*;
     use crate::chess::Position;
-    use crate::datagen::{self, Starts};
-    use crate::tools::args::words as args;
-
-    #[test]
-    fn command_lines_become_configs_or_errors() {
-        let defaults = Config::from_args(&[]).unwrap();
-        assert_eq!(defaults.data, vec![PathBuf::from(DEFAULT_DATA_FILE)]);
-        assert!(defaults.mirror && defaults.eval_scale.is_none());
-        let config = Config::from_args(&args(
-            "--data a.kgame --data b.kgame --hidden 128 --lr 0.002 --eval-scale 150 --no-mirror",
-        ))
-        .unwrap();
-        assert_eq!(config.data.len(), 2);
-        assert_eq!((config.hidden, config.lr), (128, 0.002));
-        assert_eq!(config.eval_scale, Some(150));
-        assert!(!config.mirror);
-        assert_eq!(config.init, None);
-        let config = Config::from_args(&args("--init networks/kiln-1.nnue")).unwrap();
-        assert_eq!(config.init, Some(PathBuf::from("networks/kiln-1.nnue")));
-        for line in [
-            "--lr 0",
-            "--lr-drop -1",
-            "--batch 0",
-            "--result-weight 1.5",
-            "--threads 0",
-            "--eval-scale 1",
-            "--epochs",
-            "--init",
-            "--fast",
-        ] {
-            assert!(Config::from_args(&args(line)).is_err(), "{line}");
-        }
-    }
-
-    /// A few thousand positions of quick self-play, in a scratch directory
-    /// that is removed when the returned guard drops.
-    pub(super) fn small_data(name: &str) -> (tempfile::TempDir, PathBuf) {
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("kiln-train-{name}-"))
-            .tempdir()
-            .unwrap();
-        let out = dir.path().join("games.kgame");
-        // One thread: the same games every run, so the same network.
-        let config = datagen::Config {
-            out: out.clone(),
-            threads: 1,
-            soft_nodes: 200,
-            random_plies: 8,
-            starts: Starts::Standard,
-            games: Some(60),
-            positions: None,
-            seed: 5,
-            hash_mb: 1,
-            teacher: datagen::Teacher::Classical,
-        };
-        datagen::run(&config, &mut std::io::sink()).unwrap();
-        (dir, out)
-    }
+    use crate::nnue::NetError;
+    use std::path::PathBuf;
 
     /// `train` on loaded samples, at `eval_scale`, logging nowhere.
     fn train_loaded(

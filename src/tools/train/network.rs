@@ -5,14 +5,10 @@ use super::samples::TrainSample;
 use crate::nnue::file::{output_layer, output_layer_mut};
 use crate::nnue::{mirror, Weights, INPUTS, QA, QB};
 use crate::rng::Rng;
+use crate::tools::fit::sigmoid;
 
 /// Initial input weights are uniform in ± this; biases start at 0.
 const INIT_INPUT_RANGE: f32 = 0.1;
-
-/// The logistic function: a raw output (or score / scale) as a win chance.
-pub(super) fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
 
 /// The network in floats, as it trains (and its gradient, same shape).
 #[derive(Clone, Debug)]
@@ -161,7 +157,8 @@ impl FloatNetwork {
         for sample in samples {
             self.accumulate(sample.features(), &mut ours, &mut theirs);
             let bucket = sample.bucket(self.buckets);
-            let p = sigmoid(self.output(&ours, &theirs, bucket));
+            // The output as a win chance.
+            let p = sigmoid(self.output(&ours, &theirs, bucket).into()) as f32;
             let diff = p - sample.target;
             error += (diff * diff) as f64;
             let d_out = 2.0 * diff * p * (1.0 - p);
@@ -251,7 +248,7 @@ pub fn loss(net: &FloatNetwork, samples: &[TrainSample], threads: usize) -> f64 
                 scope.spawn(move || {
                     part.iter()
                         .map(|s| {
-                            let d = sigmoid(net.forward(s)) - s.target;
+                            let d = sigmoid(net.forward(s).into()) as f32 - s.target;
                             (d * d) as f64
                         })
                         .sum::<f64>()

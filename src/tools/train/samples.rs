@@ -1,18 +1,17 @@
-//! The training data: the positions of the data files as samples, the
-//! validation split, and each sample's target (see the parent module).
+//! The training data: the positions of the data files as samples, split
+//! for validation, and each sample's target (`fit::target`; see the parent
+//! module).
 
-use super::network::sigmoid;
-use super::{Config, TrainError};
+use super::config::Config;
+use super::error::TrainError;
 use crate::chess::Color;
-use crate::datagen::format::{DataError, GameReader, SampleFilter};
+use crate::data::SampleFilter;
 use crate::eval::evaluate;
 use crate::nnue::file::{MAX_EVAL_SCALE, MIN_EVAL_SCALE};
 use crate::nnue::{active_features, output_bucket, MAX_ACTIVE};
-use crate::tools::golden::golden_section_minimum;
+use crate::tools::fit::{self, DataFileError};
 use std::path::PathBuf;
 
-/// Every this-many-th game (by index in the data) is for validation.
-pub const VALIDATION_EVERY: usize = 20;
 /// `fit_eval_scale` stops when its bracket is this narrow (centipawns).
 const EVAL_SCALE_PRECISION: f64 = 0.5;
 
@@ -87,8 +86,9 @@ struct ReadSamples {
 }
 
 /// Reads the positions `SampleFilter::default()` keeps from each data
-/// file, holding out every `VALIDATION_EVERY`-th game (counted across the
-/// files) and adding mirrored copies right after the training originals.
+/// file, holding out the validation games (`fit::is_validation_game`,
+/// counted across the files) and adding mirrored copies right after the
+/// training originals.
 fn read_samples(config: &Config) -> Result<ReadSamples, TrainError> {
     let mut read = ReadSamples {
         train: Vec::new(),
@@ -96,47 +96,45 @@ fn read_samples(config: &Config) -> Result<ReadSamples, TrainError> {
         classical: Vec::new(),
         file_ends: Vec::new(),
     };
-    let mut index = 0usize;
-    for path in &config.data {
-        let data_error = |error: DataError| TrainError::Data {
-            path: path.clone(),
-            error,
-        };
-        let file = std::fs::File::open(path).map_err(|e| data_error(DataError::Io(e)))?;
-        let reader = GameReader::new(std::io::BufReader::new(file)).map_err(data_error)?;
-        for (game_in_file, game) in reader.enumerate() {
-            let game = game.map_err(data_error)?;
-            let samples = game
-                .samples(&SampleFilter::default(), game_in_file as u64)
-                .map_err(data_error)?;
-            let held_out = index % VALIDATION_EVERY == VALIDATION_EVERY - 1;
-            index += 1;
-            for s in samples {
-                let taken = read.train.len() / (1 + config.mirror as usize);
-                if !held_out && config.max_positions > 0 && taken >= config.max_positions {
-                    continue;
-                }
-                let white = s.position.side_to_move() == Color::White;
-                let result = s.result.white_score();
-                let sample = TrainSample::new(
-                    &s.position,
-                    if white { s.score } else { -s.score } as f32,
-                    if white { result } else { 1.0 - result },
-                );
-                if held_out {
-                    read.classical.push(evaluate(&s.position) as f32);
-                    read.validation.push(sample);
-                } else {
-                    read.train.push(sample);
-                    if config.mirror {
-                        read.train.push(sample.mirror_files());
-                    }
+    let data_error = |e: DataFileError| TrainError::Data {
+        path: e.path,
+        error: e.error,
+    };
+    // Where each file's samples end, once the games have moved past it.
+    let end_files_before = |read: &mut ReadSamples, file: usize| {
+        while read.file_ends.len() < file {
+            read.file_ends
+                .push((read.train.len(), read.validation.len()));
+        }
+    };
+    for game in fit::games(&config.data) {
+        let game = game.map_err(data_error)?;
+        end_files_before(&mut read, game.file);
+        let held_out = game.held_out();
+        for s in game.samples(&SampleFilter::default()).map_err(data_error)? {
+            let taken = read.train.len() / (1 + config.mirror as usize);
+            if !held_out && config.max_positions > 0 && taken >= config.max_positions {
+                continue;
+            }
+            let white = s.position.side_to_move() == Color::White;
+            let result = s.result.white_score();
+            let sample = TrainSample::new(
+                &s.position,
+                if white { s.score } else { -s.score } as f32,
+                if white { result } else { 1.0 - result },
+            );
+            if held_out {
+                read.classical.push(evaluate(&s.position) as f32);
+                read.validation.push(sample);
+            } else {
+                read.train.push(sample);
+                if config.mirror {
+                    read.train.push(sample.mirror_files());
                 }
             }
         }
-        read.file_ends
-            .push((read.train.len(), read.validation.len()));
     }
+    end_files_before(&mut read, config.data.len());
     Ok(read)
 }
 
@@ -169,8 +167,12 @@ fn set_targets(config: &Config, read: ReadSamples) -> Loaded {
             .iter_mut()
             .chain(&mut validation[validation_start..validation_end]);
         for sample in samples {
-            sample.target = config.result_weight * sample.result
-                + (1.0 - config.result_weight) * sigmoid(sample.score / scale as f32);
+            sample.target = fit::target(
+                sample.result.into(),
+                sample.score.into(),
+                scale.into(),
+                config.result_weight.into(),
+            ) as f32;
         }
         file_scales.push((path.clone(), scale));
         (train_start, validation_start) = (train_end, validation_end);
@@ -178,7 +180,9 @@ fn set_targets(config: &Config, read: ReadSamples) -> Loaded {
     let classical_error: f64 = validation
         .iter()
         .zip(&classical)
-        .map(|(sample, &eval)| ((sigmoid(eval / eval_scale as f32) - sample.target) as f64).powi(2))
+        .map(|(sample, &eval)| {
+            (fit::win_chance(eval.into(), eval_scale.into()) - f64::from(sample.target)).powi(2)
+        })
         .sum();
     Loaded {
         train,
@@ -190,17 +194,11 @@ fn set_targets(config: &Config, read: ReadSamples) -> Loaded {
 }
 
 /// The eval scale (centipawns, within the file format's range) at which
-/// `sigmoid(score / scale)` predicts the samples' results with the least
-/// squared error (the error is unimodal in the scale).
+/// the samples' scores best predict their results (`fit::fit_scale`).
 pub fn fit_eval_scale<'a>(samples: impl Iterator<Item = &'a TrainSample> + Clone) -> f32 {
-    let error = |scale: f64| -> f64 {
-        samples
-            .clone()
-            .map(|s| (1.0 / (1.0 + (-s.score as f64 / scale).exp()) - s.result as f64).powi(2))
-            .sum()
-    };
     let range = (MIN_EVAL_SCALE as f64, MAX_EVAL_SCALE as f64);
-    golden_section_minimum(range, EVAL_SCALE_PRECISION, error) as f32
+    let points = || samples.clone().map(|s| (s.score.into(), s.result.into()));
+    fit::fit_scale(range, EVAL_SCALE_PRECISION, points) as f32
 }
 
 /// The samples of the data files, split.
@@ -217,12 +215,38 @@ pub struct Loaded {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::tests::small_data;
+pub(super) mod tests {
     use super::*;
     use crate::chess::Position;
+    use crate::data::{DataError, GameReader};
     use crate::rng::Rng;
+    use crate::tools::datagen::{self, Starts};
     use std::io::Write;
+
+    /// A few thousand positions of quick self-play, in a scratch directory
+    /// that is removed when the returned guard drops.
+    pub(in crate::tools::train) fn small_data(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("kiln-train-{name}-"))
+            .tempdir()
+            .unwrap();
+        let out = dir.path().join("games.kgame");
+        // One thread: the same games every run, so the same network.
+        let config = datagen::Config {
+            out: out.clone(),
+            threads: 1,
+            soft_nodes: 200,
+            random_plies: 8,
+            starts: Starts::Standard,
+            games: Some(60),
+            positions: None,
+            seed: 5,
+            hash_mb: 1,
+            teacher: datagen::Teacher::Classical,
+        };
+        datagen::run(&config, &mut std::io::sink()).unwrap();
+        (dir, out)
+    }
 
     /// Results drawn with `P(win) = sigmoid(score / 150)`: the fit finds
     /// 150 again.
@@ -233,7 +257,7 @@ mod tests {
         let samples: Vec<TrainSample> = (0..200_000)
             .map(|_| {
                 let score = unit() * 1600.0 - 800.0;
-                let result = if unit() < sigmoid(score / 150.0) {
+                let result = if unit() < fit::win_chance(score.into(), 150.0) as f32 {
                     1.0
                 } else {
                     0.0
@@ -257,7 +281,7 @@ mod tests {
     /// reads both files alike.
     #[test]
     fn each_data_file_is_read_at_the_scale_of_its_own_results() {
-        use crate::datagen::format::{encode_game, write_header};
+        use crate::data::format::{encode_game, write_header};
         let (_scratch, data) = small_data("scales");
         let doubled = data.with_file_name("doubled.kgame");
         let mut out = std::fs::File::create(&doubled).unwrap();
@@ -311,7 +335,7 @@ mod tests {
     #[test]
     fn a_bad_record_is_reported_with_its_file_and_its_game_in_that_file() {
         use crate::chess::Move;
-        use crate::datagen::format::{encode_game, write_header, Game, GameResult, Ply};
+        use crate::data::format::{encode_game, write_header, Game, GameResult, Ply};
         let (_scratch, good) = small_data("bad-record");
         let bad = good.with_file_name("bad.kgame");
         let start = Position::startpos();

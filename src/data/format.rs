@@ -19,13 +19,14 @@
 //!          N × 4    per ply: the move played (u16, Kiln's move encoding:
 //!                   from | to << 6 | kind << 12, castling = king takes rook)
 //!                   and the search score of the position before it, White's
-//!                   point of view (i16, centipawns; |score| > 31,000 = mate)
+//!                   point of view (i16, centipawns; mates and tablebase
+//!                   results as `search::score` counts them)
 //!          1 byte   result: 0 Black won, 1 draw, 2 White won
 //! ```
 //!
 //! Writers append whole records with one `write_all`; readers stop at a
-//! trailing partial record, and `datagen::open_for_append` cuts it off
-//! before appending.
+//! trailing partial record, and `append::open_for_append` cuts it off
+//! before appending. `samples` replays a record into positions.
 
 use crate::chess::{Color, FenError, Move, Piece, Position, Square};
 use std::fmt;
@@ -62,6 +63,9 @@ impl GameResult {
         }
     }
 }
+
+// A record holds every score the search gives, mates included.
+const _: () = assert!(crate::search::score::MATE <= i16::MAX as i32);
 
 /// One ply of a recorded game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -414,121 +418,12 @@ fn piece_char(code: u8) -> Option<char> {
         .map(|p| p.to_char())
 }
 
-/// One training sample: a position, its search score and the game's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sample {
-    pub position: Position,
-    /// White's point of view.
-    pub score: i16,
-    pub result: GameResult,
-    /// Plies since the recorded start.
-    pub ply: usize,
-}
-
-/// Which positions of a game become samples.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SampleFilter {
-    /// Positions where the side to move is in check.
-    pub skip_in_check: bool,
-    /// Positions whose played (best) move is a capture or promotion: the
-    /// static evaluation of such a position is not what the search saw.
-    pub skip_noisy_best: bool,
-    /// Positions with a mate score.
-    pub skip_mate_scores: bool,
-    /// Positions in the first plies after the recorded start.
-    pub min_ply: usize,
-}
-
-impl Default for SampleFilter {
-    /// The filter a tuner wants: quiet positions with ordinary scores after
-    /// the first 8 plies.
-    fn default() -> Self {
-        SampleFilter {
-            skip_in_check: true,
-            skip_noisy_best: true,
-            skip_mate_scores: true,
-            min_ply: 8,
-        }
-    }
-}
-
-/// Recorded scores beyond this (either sign) are mate scores.
-pub const MATE_SCORE_BOUND: i16 = 31_000;
-
-impl SampleFilter {
-    /// Keeps every position.
-    pub const ALL: SampleFilter = SampleFilter {
-        skip_in_check: false,
-        skip_noisy_best: false,
-        skip_mate_scores: false,
-        min_ply: 0,
-    };
-}
-
-impl Game {
-    /// Replays the game, checking every move, and returns the positions the
-    /// filter keeps.
-    pub fn samples(
-        &self,
-        filter: &SampleFilter,
-        game_index: u64,
-    ) -> Result<Vec<Sample>, DataError> {
-        let mut pos = self.start;
-        let mut out = Vec::new();
-        for (ply, step) in self.plies.iter().enumerate() {
-            if !pos.is_legal(step.mv) {
-                return Err(DataError::IllegalMove {
-                    game: game_index,
-                    ply,
-                });
-            }
-            let skip = (filter.skip_in_check && pos.in_check())
-                || (filter.skip_noisy_best && pos.is_noisy(step.mv))
-                || (filter.skip_mate_scores && step.score.unsigned_abs() > MATE_SCORE_BOUND as u16)
-                || ply < filter.min_ply;
-            if !skip {
-                out.push(Sample {
-                    position: pos,
-                    score: step.score,
-                    result: self.result,
-                    ply,
-                });
-            }
-            pos.make_move(step.mv);
-        }
-        Ok(out)
-    }
-}
-
-/// Writes `FEN | score | result` lines (score White's view in centipawns,
-/// result 1.0 / 0.5 / 0.0 for White) for every sample the filter keeps.
-/// Returns the number of lines.
-pub fn export_text(
-    input: impl Read,
-    filter: &SampleFilter,
-    out: &mut impl Write,
-) -> Result<u64, DataError> {
-    let mut lines = 0;
-    for (index, game) in GameReader::new(input)?.enumerate() {
-        for sample in game?.samples(filter, index as u64)? {
-            writeln!(
-                out,
-                "{} | {} | {:.1}",
-                sample.position.to_fen(),
-                sample.score,
-                sample.result.white_score()
-            )?;
-            lines += 1;
-        }
-    }
-    Ok(lines)
-}
-
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn game_from(fen: &str, moves: &[&str], chess960: bool) -> Game {
+    /// A drawn game from `fen` with the UCI `moves`, each scored.
+    pub(in crate::data) fn game_from(fen: &str, moves: &[&str], chess960: bool) -> Game {
         let start = Position::from_fen(fen).unwrap();
         let mut pos = start;
         let mut plies = Vec::new();
@@ -582,10 +477,6 @@ mod tests {
             assert_eq!(a.start.key(), b.start.key());
             assert_eq!(a.plies, b.plies);
             assert_eq!(a.result, b.result);
-            assert_eq!(
-                a.samples(&SampleFilter::ALL, 0).unwrap().len(),
-                a.plies.len()
-            );
         }
         // About 4 bytes a position plus a fixed start.
         assert_eq!(encode_game(&games[0]).len(), 8 + 16 + 9 + 2 + 5 * 4 + 1);
@@ -668,58 +559,5 @@ mod tests {
             GameReader::new(&b"KILNGAME\x09\x00"[..]),
             Err(DataError::UnsupportedVersion(9))
         ));
-        let mut game = game_from(Position::STARTPOS_FEN, &["e2e4"], false);
-        game.plies[0].mv = Move::from_bits(0x0FFF);
-        let mut bytes = Vec::new();
-        write_header(&mut bytes).unwrap();
-        bytes.extend(encode_game(&game));
-        let read = GameReader::new(&bytes[..])
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap();
-        assert!(matches!(
-            read.samples(&SampleFilter::ALL, 0),
-            Err(DataError::IllegalMove { ply: 0, .. })
-        ));
-    }
-
-    #[test]
-    fn filters_drop_checks_noisy_moves_mates_and_early_plies() {
-        // 1. e4 d5 2. exd5 (noisy) Qxd5 (noisy) 3. Nc3 Qe5+ 4. Be2 (in check)
-        let mut game = game_from(
-            Position::STARTPOS_FEN,
-            &["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5e5", "f1e2"],
-            false,
-        );
-        game.plies[1].score = 32_000 - 5;
-        let kept: Vec<usize> = game
-            .samples(
-                &SampleFilter {
-                    min_ply: 1,
-                    ..SampleFilter::default()
-                },
-                0,
-            )
-            .unwrap()
-            .iter()
-            .map(|s| s.ply)
-            .collect();
-        assert_eq!(kept, vec![4, 5]);
-        let mut text = Vec::new();
-        let mut bytes = Vec::new();
-        write_header(&mut bytes).unwrap();
-        bytes.extend(encode_game(&game));
-        assert_eq!(
-            export_text(&bytes[..], &SampleFilter::ALL, &mut text).unwrap(),
-            7
-        );
-        let first = String::from_utf8(text)
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap()
-            .to_string();
-        assert_eq!(first, format!("{} | -51 | 0.5", Position::STARTPOS_FEN));
     }
 }

@@ -1,7 +1,7 @@
 //! Golden-section search: the minimum of a function of one variable that
 //! falls then rises on an interval, each step keeping one of the two
-//! inner points and evaluating one new one. `tune` fits its scaling
-//! constant with it and `train` the network's eval scale.
+//! inner points and evaluating one new one. `fit_scale` finds with it the
+//! scale of scores that `tune` and `train` fit.
 
 /// The point in `range` where `f` is least, to within `precision`.
 pub fn golden_section_minimum(

@@ -1,32 +1,30 @@
-//! `kiln convert`: PGN games whose moves carry engine score comments, as
-//! fastchess and cutechess write them (`{+0.35/12 0.101s}`, `{-M3/20 0.05s}`),
-//! become game records of `format`, so games played elsewhere (OpenBench
-//! DATAGEN runs, tournaments) feed the same tuner and trainer as
+//! PGN games whose moves carry engine score comments, as fastchess and
+//! cutechess write them (`{+0.35/12 0.101s}`, `{-M3/20 0.05s}`), become
+//! game records of `format` (`kiln convert`), so games played elsewhere
+//! (OpenBench DATAGEN runs, tournaments) feed the same tuner and trainer as
 //! `kiln datagen`'s.
 //!
 //! A score comment gives the moving engine's view of the position before
-//! its move; records store White's view. Leading moves without a score
-//! (book moves) are played into the record's start position; the game is
-//! cut at a later move without one (the result still holds for the plies
-//! before it). Variations, NAGs, `;` comments and `%` lines are skipped.
+//! its move; records store White's view, mates as the search scores them
+//! (`search::score`). Leading moves without a score (book moves) are played
+//! into the record's start position; the game is cut at a later move
+//! without one (the result still holds for the plies before it).
+//! Variations, NAGs, `;` comments and `%` lines are skipped.
 
-use super::format::{encode_game, Game, GameResult, Ply, MATE_SCORE_BOUND};
+use super::format::{encode_game, Game, GameResult, Ply};
 use crate::chess::san::SanError;
 use crate::chess::{Color, FenError, Position};
+use crate::search::score::{MATE, MATE_BOUND, TB_WIN_BOUND};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
-/// Centipawns for a mate score in the records: `MATE_RECORD - plies` for
-/// the side that mates (beyond the format's `MATE_SCORE_BOUND`).
-pub const MATE_RECORD: i32 = 32_000;
-/// The longest mate (in moves) a score comment may announce: every mate up
-/// to it records beyond `MATE_SCORE_BOUND`, so samplers see it as a mate.
-pub const MAX_MATE_MOVES: i32 = 400;
-/// Ordinary scores are clamped to this, below the mate bound.
-pub const MAX_CP_RECORD: i32 = 30_000;
-
-const _: () = assert!(MATE_RECORD - 2 * MAX_MATE_MOVES > MATE_SCORE_BOUND as i32);
-const _: () = assert!(MAX_CP_RECORD < MATE_SCORE_BOUND as i32);
+/// The longest mate (in moves) a score comment may announce: the longest
+/// the search's mate scores count (`MATE - plies` down to `MATE_BOUND`), so
+/// every mate converted is read back as a mate.
+pub const MAX_MATE_MOVES: i32 = (MATE - MATE_BOUND) / 2;
+/// Ordinary scores are clamped to this, inside the decisive scores as the
+/// search's evaluations are.
+pub const MAX_CP_RECORD: i32 = TB_WIN_BOUND - 1;
 
 /// Why one PGN game was not converted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,7 +86,7 @@ pub struct ConvertSummary {
 }
 
 /// Converts a PGN file's games and appends their records to `out` (a data
-/// file opened by `open_for_append`). PGN files are often Latin-1: bytes
+/// file opened by `append::open_for_append`). PGN files are often Latin-1: bytes
 /// that are not UTF-8 become replacement characters (only names and
 /// comments hold them). The file is read a few games at a time, so its
 /// size does not matter (OpenBench DATAGEN runs write gigabytes).
@@ -445,9 +443,9 @@ pub fn parse_score_comment(comment: &str) -> Option<i32> {
             .ok()
             .filter(|&m| (0..=MAX_MATE_MOVES).contains(&m))?;
         if negative {
-            return Some(-(MATE_RECORD - 2 * moves));
+            return Some(-(MATE - 2 * moves));
         }
-        return Some(MATE_RECORD - (2 * moves - 1).max(0));
+        return Some(MATE - (2 * moves - 1).max(0));
     } else {
         if !body.starts_with(|c: char| c.is_ascii_digit()) {
             return None;
@@ -494,7 +492,7 @@ fn to_game(raw: &RawGame) -> Result<Game, PgnError> {
                 };
                 plies.push(Ply {
                     mv,
-                    score: white.clamp(-MATE_RECORD, MATE_RECORD) as i16,
+                    score: white.clamp(-MATE, MATE) as i16,
                 });
             }
             // Book moves before the first scored one lead to the start.
@@ -528,8 +526,8 @@ mod tests {
         assert_eq!(parse_score_comment("-1.20/15 0.2s"), Some(-120));
         assert_eq!(parse_score_comment("0.00/1 0s"), Some(0));
         assert_eq!(parse_score_comment("+1.5"), Some(150));
-        assert_eq!(parse_score_comment("+M5/20 0.1s"), Some(MATE_RECORD - 9));
-        assert_eq!(parse_score_comment("-M3/20 0.1s"), Some(-(MATE_RECORD - 6)));
+        assert_eq!(parse_score_comment("+M5/20 0.1s"), Some(MATE - 9));
+        assert_eq!(parse_score_comment("-M3/20 0.1s"), Some(-(MATE - 6)));
         assert_eq!(
             parse_score_comment("+2.10/9 0.05s, White wins by adjudication"),
             Some(210)
@@ -538,7 +536,7 @@ mod tests {
         // The longest mates still record as mates, and longer ones are refused.
         for sign in ["+", "-"] {
             let score = parse_score_comment(&format!("{sign}M{MAX_MATE_MOVES}/30")).unwrap();
-            assert!(score.abs() > MATE_SCORE_BOUND as i32, "{sign}: {score}");
+            assert!(score.abs() >= MATE_BOUND, "{sign}: {score}");
             let longer = format!("{sign}M{}/30", MAX_MATE_MOVES + 1);
             assert_eq!(parse_score_comment(&longer), None);
         }

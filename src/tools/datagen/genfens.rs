@@ -1,0 +1,74 @@
+//! OpenBench's `genfens`: openings for a test run, each a start (or a book
+//! line) plus random legal plies that a short search finds undecided.
+
+use super::player::Player;
+use super::starts::{random_start, Starts, MAX_START_SCORE};
+use crate::nnue::EvalChoice;
+use crate::rng::Rng;
+
+/// Node budget of the search that checks a `genfens` opening is undecided.
+pub const GENFENS_CHECK_NODES: u64 = 2_000;
+/// Random plies `genfens` plays from the start position, or after a book line.
+pub const GENFENS_RANDOM_PLIES: usize = 8;
+pub const GENFENS_BOOK_RANDOM_PLIES: usize = 2;
+/// Gives up after this many rejected tries per requested opening.
+const GENFENS_TRIES_PER_FEN: usize = 1_000;
+/// Most openings one `genfens` request may ask for (each costs a search;
+/// OpenBench asks for far fewer). `parse_genfens` refuses more.
+pub const GENFENS_MAX_COUNT: usize = 1_000_000;
+
+/// OpenBench's `genfens`: `count` openings from `seed`, each the start (or a
+/// random line of `book`) plus random legal plies, kept only when a short
+/// search scores it within ±`MAX_START_SCORE`. The same seed and book give
+/// the same FENs. Returns fewer only when `GENFENS_TRIES_PER_FEN` tries
+/// per opening were not enough (random plies that keep ending the game, or
+/// starts that keep scoring beyond ±`MAX_START_SCORE`).
+pub fn genfens(count: usize, seed: u64, book: Option<&[String]>) -> Vec<String> {
+    let (starts, plies) = match book {
+        Some(fens) if !fens.is_empty() => (Starts::Book(fens.to_vec()), GENFENS_BOOK_RANDOM_PLIES),
+        _ => (Starts::Standard, GENFENS_RANDOM_PLIES),
+    };
+    let mut rng = Rng::new(seed);
+    let mut player = Player::new(1, GENFENS_CHECK_NODES, EvalChoice::default());
+    // Not `count` itself: a huge count must not allocate (or abort) first.
+    let mut fens = Vec::with_capacity(count.min(GENFENS_MAX_COUNT));
+    let mut tries = 0;
+    while fens.len() < count && tries < count.saturating_mul(GENFENS_TRIES_PER_FEN) {
+        tries += 1;
+        let Some(pos) = random_start(&starts, plies, &mut rng) else {
+            continue;
+        };
+        player.forget();
+        let (_, score) = player.think(&pos, &[]);
+        if score.abs() <= MAX_START_SCORE {
+            fens.push(pos.to_fen());
+        }
+    }
+    fens
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{legal_moves, Position};
+
+    #[test]
+    fn genfens_is_reproducible_varied_and_undecided() {
+        let a = genfens(12, 42, None);
+        assert_eq!(a, genfens(12, 42, None));
+        assert_ne!(a, genfens(12, 43, None));
+        let distinct: std::collections::HashSet<&String> = a.iter().collect();
+        assert_eq!(distinct.len(), 12);
+        for fen in &a {
+            let pos = Position::from_fen(fen).unwrap();
+            assert!(!legal_moves(&pos).is_empty(), "{fen}");
+            assert_eq!(pos.game_ply(), GENFENS_RANDOM_PLIES as u32, "{fen}");
+        }
+        let book =
+            vec!["r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".to_string()];
+        for fen in genfens(5, 1, Some(&book)) {
+            let pos = Position::from_fen(&fen).unwrap();
+            assert_eq!(pos.fullmove_number(), 4, "{fen}");
+        }
+    }
+}

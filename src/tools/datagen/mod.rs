@@ -1,0 +1,91 @@
+//! `kiln datagen`: self-play games for tuning and training, written as the
+//! game records of `crate::data`. Each thread plays its own games (own
+//! table, own seed) at a soft node limit per move and appends whole records
+//! to one file, so an interrupted run resumes where it stopped.
+//!
+//! `config` reads the command line; `starts` draws start positions;
+//! `player` is a thread's engine (table, histories, search); `game` plays
+//! one game, which `adjudication` ends; `run` is the threaded loop; and
+//! `genfens` makes OpenBench's openings with the same pieces.
+
+pub mod adjudication;
+pub mod config;
+mod game;
+pub mod genfens;
+mod player;
+pub mod run;
+pub mod starts;
+
+pub use config::{Config, Teacher, USAGE};
+pub use genfens::{genfens, GENFENS_MAX_COUNT};
+pub use player::HARD_NODES_FACTOR;
+pub use run::run;
+pub use starts::Starts;
+
+use crate::data::samples::{export_text, SampleFilter};
+use std::process::ExitCode;
+
+/// `kiln datagen --help`.
+pub fn usage() -> String {
+    USAGE.to_string()
+}
+
+/// `kiln datagen ...`: self-play data; `kiln datagen export FILE`: text.
+pub fn main(args: &[String]) -> ExitCode {
+    if args.first().map(String::as_str) == Some("export") {
+        return export(&args[1..]);
+    }
+    let config = match Config::from_args(args) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("{e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&config, &mut std::io::stderr()) {
+        Ok(written) => {
+            eprintln!(
+                "wrote {} games, {} positions",
+                written.games, written.positions
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("datagen: {}: {e}", config.out.display());
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `kiln datagen export FILE [--all]`: the samples of a data file as
+/// `FEN | score | result` lines on stdout (every position with `--all`,
+/// else those `SampleFilter::default` keeps).
+fn export(args: &[String]) -> ExitCode {
+    let Some(path) = args.first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let filter = if args.get(1).map(String::as_str) == Some("--all") {
+        SampleFilter::ALL
+    } else {
+        SampleFilter::default()
+    };
+    let file = match std::fs::File::open(path) {
+        Ok(f) => std::io::BufReader::new(f),
+        Err(e) => {
+            eprintln!("cannot read {path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match export_text(file, &filter, &mut out) {
+        Ok(n) => {
+            eprintln!("{n} positions");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
