@@ -1,6 +1,7 @@
 //! Limited playing strength (`search::skill`): searches at every level and
 //! rating give legal moves, never miss a mate in one, never throw away a
-//! queen, vary at low levels, and leave full strength exactly as it was.
+//! queen, vary at low levels, keep their node budget and the clock, and
+//! leave full strength exactly as it was.
 //! Every search here is node-limited with a fresh table, so a seed gives
 //! the same game on every run.
 
@@ -14,6 +15,7 @@ use kiln::search::tt::TranspositionTable;
 use kiln::search::{search, SearchInfo, SearchRequest, SearchResult, Signals, Skill};
 use std::collections::BTreeSet;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
@@ -229,14 +231,36 @@ fn the_limited_search_keeps_its_budget_and_reports_its_lines() {
         );
         assert_eq!(limited, normal, "seed {seed}");
     }
-    // A clock holds too: with 30 ms left, the search ends well before the
-    // strongest budget would (no timing assertion: just that it answers).
+    // A clock holds too. The strongest limited level's soft budget is
+    // about half a million nodes, while a one-second clock without
+    // increment plans well under a fifth of a second for the move: the
+    // search answers a legal move without losing on time, and stops short
+    // of its budget (the clock ended it, not the budget).
+    let skill = Skill::new(SKILL_MAX_ELO - 1, 0);
+    let clock_ms = 1_000;
     let clock = Limits {
-        time: [Some(30), Some(30)],
+        time: [Some(clock_ms), Some(clock_ms)],
         ..Limits::default()
     };
-    let (result, _) = run(KIWIPETE, Some(Skill::new(SKILL_MAX_ELO - 1, 0)), clock);
-    assert!(!result.best.is_null());
+    let started = Instant::now();
+    let (result, _) = run(KIWIPETE, Some(skill), clock);
+    let used = started.elapsed();
+    let pos = Position::from_fen(KIWIPETE).unwrap();
+    assert!(
+        legal_moves(&pos).contains(result.best),
+        "{}",
+        uci(result.best)
+    );
+    assert!(
+        used < Duration::from_millis(clock_ms),
+        "lost on time: {used:?} of {clock_ms} ms"
+    );
+    assert!(
+        result.nodes < skill.soft_nodes(),
+        "{} nodes: the budget of {} ended the search, not the clock",
+        result.nodes,
+        skill.soft_nodes()
+    );
 }
 
 #[test]
