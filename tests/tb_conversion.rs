@@ -16,15 +16,15 @@
 //! Both engines search a fixed number of nodes on one thread, and get
 //! `ucinewgame` before each game, so the games are the same on every run.
 //! Stockfish is looked for on PATH and in /usr/games (Debian's package);
-//! without it the games are skipped with a note. Run with `--nocapture`
-//! to see each game's result and length.
+//! without it the games are skipped with a note, or fail under `CI=true`.
+//! Run with `--nocapture` to see each game's result and length.
 
 mod common;
 
-use common::{errors, Engine};
+use common::{errors, program_or_skip, Engine};
 use kiln::chess::{legal_moves, Color, Kind, Position};
 use kiln::syzygy::{scan, Tablebases, Wdl};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -196,18 +196,6 @@ fn start_kiln() -> Engine {
     kiln
 }
 
-/// Stockfish, if installed: on PATH, or in /usr/games (Debian's package).
-fn opponent_program() -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH")
-        .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
-        .unwrap_or_default();
-    on_path
-        .into_iter()
-        .chain([PathBuf::from("/usr/games")])
-        .map(|dir| dir.join("stockfish"))
-        .find(|path| path.is_file())
-}
-
 /// The opponent, playing on one thread without tablebases.
 struct Opponent {
     engine: Engine,
@@ -310,11 +298,8 @@ fn play(start: &Start, kiln: &mut Engine, opponent: &mut Opponent) -> Game {
 /// Plays every start of `class` and checks each result; prints one line a
 /// game and a total.
 fn play_class(class: &str) {
-    let Some(program) = opponent_program() else {
-        eprintln!(
-            "note: stockfish is not installed (not on PATH, not in /usr/games); \
-             skipping the {class} conversion games"
-        );
+    let what = format!("the {class} conversion games");
+    let Some(program) = program_or_skip("stockfish", "stockfish", &what) else {
         return;
     };
     let starts: Vec<Start> = starts().into_iter().filter(|s| s.class == class).collect();
