@@ -289,12 +289,12 @@ fn the_limited_search_keeps_its_budget_and_reports_its_lines() {
         assert_eq!(limited, normal, "seed {seed}");
     }
     // A clock holds too. The strongest limited level's soft budget is
-    // about half a million nodes, while a one-second clock without
-    // increment plans well under a fifth of a second for the move: the
-    // search answers a legal move without losing on time, and stops short
-    // of its budget (the clock ended it, not the budget).
+    // about half a million nodes, while half a second on the clock without
+    // increment plans under a tenth of a second for the move: the search
+    // answers a legal move without losing on time, and stops short of its
+    // budget (the clock ended it, not the budget).
     let skill = Skill::new(SKILL_MAX_ELO - 1, 0);
-    let clock_ms = 1_000;
+    let clock_ms = 500;
     let clock = Limits {
         time: [Some(clock_ms), Some(clock_ms)],
         ..Limits::default()
