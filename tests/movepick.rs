@@ -3,14 +3,17 @@
 //! them by seeded random play, `Position::is_legal` agrees with
 //! `legal_moves` on every 16-bit move pattern, and the picker, whatever
 //! garbage it is handed as TT move, killers and counter-move, returns every
-//! legal move (or every legal noisy move) exactly once.
+//! legal move (or every legal noisy move) exactly once. And on one position
+//! with every stage, the order: good captures (by capture history between
+//! equal victims), the killers and the counter-move, quiet moves by
+//! butterfly plus continuation history, losing captures last.
 
 use kiln::chess::movegen::generate;
-use kiln::chess::{legal_moves, Move, MoveList, Position};
+use kiln::chess::{legal_moves, Move, MoveKind, MoveList, Piece, Position, Square};
 use kiln::rng::Rng;
 use kiln::search::history::{Continuations, History};
 use kiln::search::movepick::MovePicker;
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
 
 /// The suites' positions, each followed by positions a few random plies on
@@ -142,4 +145,183 @@ fn the_picker_returns_every_legal_move_once() {
             assert!(set.iter().all(|m| legal.contains(*m)), "{}", what());
         }
     }
+}
+
+/// A position with every stage of the picker: two captures of the same
+/// undefended pawn (e4xd5, Nc3xd5: good, equal victims), one of a
+/// defended pawn (Nc3xb5: losing, recaptured by a6), and quiet moves of
+/// every piece, castling among them.
+const STAGES: &str = "4k3/8/p7/1p1p4/4P3/2N5/8/4K2R w K - 0 1";
+
+fn mv(pos: &Position, uci: &str) -> Move {
+    pos.parse_uci_move(uci, false)
+        .unwrap_or_else(|| panic!("{uci} is not legal in {}", pos.to_fen()))
+}
+
+fn names(moves: &[Move]) -> Vec<String> {
+    moves.iter().map(|m| m.to_uci(false)).collect()
+}
+
+/// Every move of `pos` in the picker's order, with their scores.
+fn order(
+    pos: &Position,
+    killers: [Move; 2],
+    counter: Move,
+    conts: Continuations,
+    history: &History,
+) -> (Vec<Move>, Vec<i32>) {
+    let mut picker = MovePicker::new(pos, Move::NULL, killers, counter, conts, false);
+    let mut moves = Vec::new();
+    let mut scores = Vec::new();
+    while let Some((mv, score)) = picker.next_move(history) {
+        moves.push(mv);
+        scores.push(score);
+    }
+    let distinct: HashSet<Move> = moves.iter().copied().collect();
+    assert_eq!(distinct.len(), moves.len(), "{:?}", names(&moves));
+    assert_eq!(moves.len(), legal_moves(pos).len(), "{:?}", names(&moves));
+    (moves, scores)
+}
+
+#[test]
+fn good_captures_come_first_then_quiets_then_losing_captures() {
+    let pos = Position::from_fen(STAGES).unwrap();
+    let (moves, scores) = order(
+        &pos,
+        [Move::NULL; 2],
+        Move::NULL,
+        Continuations::NONE,
+        &History::default(),
+    );
+    let n = moves.len();
+    let good: BTreeSet<String> = names(&moves[..2]).into_iter().collect();
+    assert_eq!(
+        good,
+        BTreeSet::from(["e4d5".to_string(), "c3d5".to_string()])
+    );
+    assert_eq!(names(&moves[n - 1..]), ["c3b5"]);
+    assert!(moves[2..n - 1].iter().all(|&m| !pos.is_noisy(m)));
+    // Without history every quiet move scores 0, below a good capture and
+    // above a losing one.
+    assert!(scores[2..n - 1].iter().all(|&s| s == 0), "{scores:?}");
+    assert!(scores[1] > 0 && scores[n - 1] < 0, "{scores:?}");
+}
+
+#[test]
+fn capture_history_orders_captures_of_equal_victims() {
+    let pos = Position::from_fen(STAGES).unwrap();
+    let (pawn, knight) = (mv(&pos, "e4d5"), mv(&pos, "c3d5"));
+    let mut history = History::default();
+    let first_two = |history: &History| {
+        let (moves, _) = order(
+            &pos,
+            [Move::NULL; 2],
+            Move::NULL,
+            Continuations::NONE,
+            history,
+        );
+        names(&moves[..2])
+    };
+    history.update_capture(&pos, knight, 300);
+    assert_eq!(first_two(&history), ["c3d5", "e4d5"]);
+    history.update_capture(&pos, pawn, 600);
+    assert_eq!(first_two(&history), ["e4d5", "c3d5"]);
+    // A losing capture stays last however well it did before.
+    history.update_capture(&pos, mv(&pos, "c3b5"), 5_000);
+    let (moves, _) = order(
+        &pos,
+        [Move::NULL; 2],
+        Move::NULL,
+        Continuations::NONE,
+        &history,
+    );
+    assert_eq!(moves.last(), Some(&mv(&pos, "c3b5")));
+}
+
+#[test]
+fn quiet_moves_come_by_history_score() {
+    let pos = Position::from_fen(STAGES).unwrap();
+    let mut history = History::default();
+    for (uci, delta) in [("e4e5", 400), ("c3e2", 200), ("h1h7", 100), ("e1f1", -300)] {
+        history.update_quiet(&pos, mv(&pos, uci), &Continuations::NONE, delta);
+    }
+    let (moves, scores) = order(
+        &pos,
+        [Move::NULL; 2],
+        Move::NULL,
+        Continuations::NONE,
+        &history,
+    );
+    let n = moves.len();
+    let quiets = &moves[2..n - 1];
+    assert_eq!(names(&quiets[..3]), ["e4e5", "c3e2", "h1h7"]);
+    // A move that failed before comes after those never tried.
+    assert_eq!(names(&quiets[quiets.len() - 1..]), ["e1f1"]);
+    assert_eq!(&scores[2..5], &[400, 200, 100]);
+    assert!(
+        scores[2..n - 1].windows(2).all(|w| w[0] >= w[1]),
+        "{scores:?}"
+    );
+}
+
+#[test]
+fn killers_and_the_counter_move_come_before_other_quiets() {
+    let pos = Position::from_fen(STAGES).unwrap();
+    let mut history = History::default();
+    // The best history of all, and yet after the killers and the counter.
+    history.update_quiet(&pos, mv(&pos, "e4e5"), &Continuations::NONE, 900);
+    history.update_quiet(&pos, mv(&pos, "e1d2"), &Continuations::NONE, -500);
+    let killers = [mv(&pos, "e1d2"), mv(&pos, "h1h5")];
+    let counter = mv(&pos, "e1g1");
+    let (moves, _) = order(&pos, killers, counter, Continuations::NONE, &history);
+    assert_eq!(
+        names(&moves[2..6]),
+        ["e1d2", "h1h5", "e1g1", "e4e5"],
+        "{:?}",
+        names(&moves)
+    );
+    // A killer that is a capture here, or not legal here, is no killer:
+    // the capture keeps its place among the captures, and the second
+    // killer and the counter-move follow the captures at once.
+    let killers = [mv(&pos, "e4d5"), mv(&pos, "h1h5")];
+    let (moves, _) = order(&pos, killers, counter, Continuations::NONE, &history);
+    assert_eq!(
+        names(&moves[2..5]),
+        ["h1h5", "e1g1", "e4e5"],
+        "{:?}",
+        names(&moves)
+    );
+    let elsewhere = Position::startpos().parse_uci_move("g1f3", false).unwrap();
+    let (moves, _) = order(
+        &pos,
+        [elsewhere, Move::NULL],
+        counter,
+        Continuations::NONE,
+        &history,
+    );
+    assert_eq!(names(&moves[2..4]), ["e1g1", "e4e5"], "{:?}", names(&moves));
+}
+
+#[test]
+fn continuation_history_orders_quiets_after_the_move_it_was_learnt_after() {
+    let pos = Position::from_fen(STAGES).unwrap();
+    let black_king = Piece::from_char('k').unwrap();
+    let after = |to: &str| {
+        let to: Square = to.parse().unwrap();
+        Some((black_king, Move::new(to, to, MoveKind::Normal)))
+    };
+    let (here, elsewhere) = (
+        Continuations::new(after("e8"), None),
+        Continuations::new(after("d8"), None),
+    );
+    let mut history = History::default();
+    // Good after the king's move to e8 (butterfly and continuation)...
+    history.update_quiet(&pos, mv(&pos, "c3e2"), &here, 500);
+    // ...against a move good in general (butterfly only), but less so.
+    history.update_quiet(&pos, mv(&pos, "h1h7"), &Continuations::NONE, 700);
+    let first_quiet =
+        |conts| names(&order(&pos, [Move::NULL; 2], Move::NULL, conts, &history).0[2..3]);
+    assert_eq!(first_quiet(here), ["c3e2"]);
+    assert_eq!(first_quiet(elsewhere), ["h1h7"]);
+    assert_eq!(first_quiet(Continuations::NONE), ["h1h7"]);
 }

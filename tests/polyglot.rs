@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{errors, scratch_dir, Engine};
+use common::{errors, program_or_skip, scratch_dir, Engine};
 use kiln::book::polyglot::{encode_move, polyglot_key, PolyglotEntry, PolyglotProblem};
 use kiln::book::{Book, BookError};
 use kiln::chess::{legal_moves, Move, Position};
@@ -466,16 +466,6 @@ fn kiln_book_lists_a_polyglot_file() {
     assert!(message.contains("20 bytes is not a multiple"), "{message}");
 }
 
-/// polyglot, if installed (Debian's `polyglot` package puts it in /usr/games).
-fn polyglot_program() -> Option<PathBuf> {
-    let on_path = Command::new("polyglot").arg("help").output().is_ok();
-    if on_path {
-        return Some(PathBuf::from("polyglot"));
-    }
-    let games = PathBuf::from("/usr/games/polyglot");
-    games.is_file().then_some(games)
-}
-
 /// The games of a PGN file as (result for White: 2 win, 1 draw, 0 loss,
 /// SAN moves). Enough PGN for tests/data/polyglot_games.pgn: tag lines,
 /// move numbers, a result at the end.
@@ -502,8 +492,7 @@ fn pgn_games(text: &str) -> Vec<(u32, Vec<String>)> {
 
 #[test]
 fn books_made_by_polyglot_are_read_as_polyglot_reads_them() {
-    let Some(polyglot) = polyglot_program() else {
-        eprintln!("note: polyglot is not installed; skipping the make-book check");
+    let Some(polyglot) = program_or_skip("polyglot", "polyglot", "the make-book check") else {
         return;
     };
     let dir = scratch_dir("polyglot-make-book");

@@ -1,6 +1,7 @@
 //! Limited playing strength (`search::skill`): searches at every level and
 //! rating give legal moves, never miss a mate in one, never throw away a
-//! queen, vary at low levels, and leave full strength exactly as it was.
+//! queen, vary at low levels, keep their node budget and the clock, and
+//! leave full strength exactly as it was.
 //! Every search here is node-limited with a fresh table, so a seed gives
 //! the same game on every run.
 
@@ -10,23 +11,27 @@ use kiln::search::skill::{
     SKILL_MULTIPV_COUNT,
 };
 use kiln::search::time::Limits;
-use kiln::search::tt::TranspositionTable;
-use kiln::search::{SearchInfo, SearchRequest, SearchResult, Signals, Skill, ThreadPool};
+use kiln::search::tt::{Bound, TranspositionTable};
+use kiln::search::{
+    SearchInfo, SearchRequest, SearchResult, Signals, Skill, ThreadPool, MATE_BOUND,
+};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 /// Every rating the options can ask for below full strength: each
-/// `Skill Level`, and `UCI_Elo` in steps.
+/// `Skill Level`, and `UCI_Elo` in steps (each rating once).
 fn every_limited_elo() -> Vec<i64> {
     let levels =
         (0..=SKILL_LEVEL_COUNT).filter_map(|level| limited_elo(false, SKILL_MAX_ELO, level));
     let ratings = (SKILL_MIN_ELO..=SKILL_MAX_ELO)
         .step_by(300)
         .filter_map(|elo| limited_elo(true, elo, SKILL_LEVEL_COUNT));
-    levels.chain(ratings).collect()
+    let distinct: BTreeSet<i64> = levels.chain(ratings).collect();
+    distinct.into_iter().collect()
 }
 
 fn run(fen: &str, skill: Option<Skill>, limits: Limits) -> (SearchResult, Vec<SearchInfo>) {
@@ -47,17 +52,50 @@ fn run(fen: &str, skill: Option<Skill>, limits: Limits) -> (SearchResult, Vec<Se
 /// fewer, so every level still chooses, and the tests stay quick.
 const TEST_NODES: u64 = 60_000;
 
-fn limited(fen: &str, elo: i64, seed: u64) -> SearchResult {
+/// A limited search of at most `TEST_NODES`, with what it reported.
+fn limited_with_lines(fen: &str, elo: i64, seed: u64) -> (SearchResult, Vec<SearchInfo>) {
     let limits = Limits {
         nodes: Some(TEST_NODES),
         ..Limits::default()
     };
-    run(fen, Some(Skill::new(elo, seed)), limits).0
+    run(fen, Some(Skill::new(elo, seed)), limits)
+}
+
+fn limited(fen: &str, elo: i64, seed: u64) -> SearchResult {
+    limited_with_lines(fen, elo, seed).0
+}
+
+/// The lines a limited search chose among: those its last completed
+/// iteration reported (exact scores; an aspiration window's interim
+/// reports are bounds), best first, with that iteration's depth.
+fn last_lines(infos: &[SearchInfo]) -> (i32, Vec<&SearchInfo>) {
+    let exact: Vec<&SearchInfo> = infos.iter().filter(|i| i.bound == Bound::Exact).collect();
+    let depth = exact
+        .iter()
+        .map(|i| i.depth)
+        .max()
+        .expect("a completed iteration");
+    let lines: Vec<&SearchInfo> = exact.into_iter().filter(|i| i.depth == depth).collect();
+    let order: Vec<usize> = lines.iter().map(|i| i.multipv).collect();
+    assert_eq!(order, (1..=lines.len()).collect::<Vec<_>>(), "{lines:?}");
+    (depth, lines)
+}
+
+/// Whatever the seed, `elo` plays line 1 of `lines` (a thousand seeds of
+/// the choice among their scores).
+fn every_seed_plays_line_one(elo: i64, lines: &[&SearchInfo]) -> bool {
+    let scores: Vec<i32> = lines.iter().map(|l| l.score).collect();
+    (0..1_000).all(|seed| Skill::new(elo, seed).choose(&scores) == 0)
 }
 
 fn uci(mv: Move) -> String {
     mv.to_uci(false)
 }
+
+// The search under a skill does not depend on the seed: only the choice
+// among the lines of its last iteration does. So the tests below search
+// once per position and rating (a different seed each time), and check
+// what any seed would have played from the lines the search reported.
 
 #[test]
 fn every_level_plays_legal_moves() {
@@ -72,18 +110,26 @@ fn every_level_plays_legal_moves() {
     ] {
         let pos = Position::from_fen(fen).unwrap();
         let legal = legal_moves(&pos);
-        for elo in every_limited_elo() {
-            for seed in 0..2 {
-                let result = limited(fen, elo, seed);
-                assert!(
-                    legal.contains(result.best),
-                    "{fen} at {elo}: {}",
-                    uci(result.best)
-                );
-                if let Some(ponder) = result.ponder {
-                    let mut next = pos;
-                    next.make_move(result.best);
-                    assert!(next.is_legal(ponder), "{fen} at {elo}: ponder");
+        for (seed, elo) in (0..).zip(every_limited_elo()) {
+            let (result, infos) = limited_with_lines(fen, elo, seed);
+            assert!(
+                legal.contains(result.best),
+                "{fen} at {elo}: {}",
+                uci(result.best)
+            );
+            if let Some(ponder) = result.ponder {
+                let mut next = pos;
+                next.make_move(result.best);
+                assert!(next.is_legal(ponder), "{fen} at {elo}: ponder");
+            }
+            // Any line another seed could play: a legal move, and a legal
+            // reply to ponder on.
+            for line in last_lines(&infos).1 {
+                let mut next = pos;
+                assert!(legal.contains(line.pv[0]), "{fen} at {elo}: {line:?}");
+                next.make_move(line.pv[0]);
+                if let Some(&reply) = line.pv.get(1) {
+                    assert!(next.is_legal(reply), "{fen} at {elo}: {line:?}");
                 }
             }
         }
@@ -102,17 +148,21 @@ fn mate_in_one_is_found_at_every_level() {
         // A smothered mate, with a queen to take instead.
         ("6rk/6pp/8/4B1N1/8/8/1q4PP/6K1 w - - 0 1", "g5f7"),
     ] {
-        for elo in every_limited_elo() {
-            for seed in 0..4 {
-                let best = limited(fen, elo, seed).best;
-                assert_eq!(uci(best), mate, "{fen} at {elo}, seed {seed}");
-            }
+        for (seed, elo) in (0..).zip(every_limited_elo()) {
+            let (result, infos) = limited_with_lines(fen, elo, seed);
+            assert_eq!(uci(result.best), mate, "{fen} at {elo}, seed {seed}");
+            // The search scored the mate as one, and a mate is played as
+            // found: by every seed.
+            let (_, lines) = last_lines(&infos);
+            assert_eq!(uci(lines[0].pv[0]), mate, "{fen} at {elo}: {lines:?}");
+            assert!(lines[0].score >= MATE_BOUND, "{fen} at {elo}: {lines:?}");
+            assert!(every_seed_plays_line_one(elo, &lines), "{fen} at {elo}");
             // Even a search stopped at once (here by `go nodes 1`) mates.
             let cut = Limits {
                 nodes: Some(1),
                 ..Limits::default()
             };
-            let best = run(fen, Some(Skill::new(elo, 7)), cut).0.best;
+            let best = run(fen, Some(Skill::new(elo, seed)), cut).0.best;
             assert_eq!(uci(best), mate, "{fen} at {elo}, one node");
         }
     }
@@ -134,9 +184,10 @@ fn a_queen_won_is_never_thrown_away() {
             "rnbqkbnr/pppp1ppp/8/4p3/3Q4/8/PPP1PPPP/RNB1KBNR b KQkq - 0 3",
             "e5d4",
         ),
-        // ... to a bishop, to a knight.
+        // ... to a bishop (none on c4: Bxf7+ Kxf7 Bxg5 would win the queen
+        // too), to a knight.
         (
-            "r1b1kbnr/pppp1ppp/2n5/4p1q1/2B1P3/3P4/PPP2PPP/RNBQK1NR w KQkq - 1 4",
+            "r1b1kbnr/pppp1ppp/2n5/4p1q1/4P3/3P4/PPP1BPPP/RNBQK1NR w KQkq - 1 4",
             "c1g5",
         ),
         (
@@ -144,18 +195,28 @@ fn a_queen_won_is_never_thrown_away() {
             "f6h5",
         ),
     ] {
-        for elo in every_limited_elo() {
-            // Fewer seeds where the choice is nearly always the best.
-            let seeds = if elo < 2_000 { 6 } else { 2 };
-            for seed in 0..seeds {
-                let result = limited(fen, elo, seed);
-                assert_eq!(
-                    uci(result.best),
-                    wins,
-                    "{fen} at {elo}, seed {seed}: score {}",
-                    result.score
+        for (seed, elo) in (0..).zip(every_limited_elo()) {
+            let (result, infos) = limited_with_lines(fen, elo, seed);
+            assert_eq!(
+                uci(result.best),
+                wins,
+                "{fen} at {elo}, seed {seed}: score {}",
+                result.score
+            );
+            // Not the seed's luck: the choice was made among lines deep
+            // enough to trust, every other one losing more than the cap
+            // against the capture, so no seed plays it.
+            let (depth, lines) = last_lines(&infos);
+            assert!(depth >= SKILL_MIN_DEPTH, "{fen} at {elo}: depth {depth}");
+            assert_eq!(uci(lines[0].pv[0]), wins, "{fen} at {elo}: {lines:?}");
+            let cap = Skill::new(elo, seed).loss_cap();
+            for line in &lines[1..] {
+                assert!(
+                    lines[0].score - line.score > cap,
+                    "{fen} at {elo} (cap {cap}): {lines:?}"
                 );
             }
+            assert!(every_seed_plays_line_one(elo, &lines), "{fen} at {elo}");
         }
     }
 }
@@ -230,14 +291,36 @@ fn the_limited_search_keeps_its_budget_and_reports_its_lines() {
         );
         assert_eq!(limited, normal, "seed {seed}");
     }
-    // A clock holds too: with 30 ms left, the search ends well before the
-    // strongest budget would (no timing assertion: just that it answers).
+    // A clock holds too. The strongest limited level's soft budget is
+    // about half a million nodes, while half a second on the clock without
+    // increment plans under a tenth of a second for the move: the search
+    // answers a legal move without losing on time, and stops short of its
+    // budget (the clock ended it, not the budget).
+    let skill = Skill::new(SKILL_MAX_ELO - 1, 0);
+    let clock_ms = 500;
     let clock = Limits {
-        time: [Some(30), Some(30)],
+        time: [Some(clock_ms), Some(clock_ms)],
         ..Limits::default()
     };
-    let (result, _) = run(KIWIPETE, Some(Skill::new(SKILL_MAX_ELO - 1, 0)), clock);
-    assert!(!result.best.is_null());
+    let started = Instant::now();
+    let (result, _) = run(KIWIPETE, Some(skill), clock);
+    let used = started.elapsed();
+    let pos = Position::from_fen(KIWIPETE).unwrap();
+    assert!(
+        legal_moves(&pos).contains(result.best),
+        "{}",
+        uci(result.best)
+    );
+    assert!(
+        used < Duration::from_millis(clock_ms),
+        "lost on time: {used:?} of {clock_ms} ms"
+    );
+    assert!(
+        result.nodes < skill.soft_nodes(),
+        "{} nodes: the budget of {} ended the search, not the clock",
+        result.nodes,
+        skill.soft_nodes()
+    );
 }
 
 #[test]

@@ -303,9 +303,42 @@ mod tests {
                 assert_eq!(skill.choose(&[mated_in(8), mated_in(6)]), 0);
                 assert_eq!(skill.choose(&[mated_in(6), mated_in(8)]), 1);
                 assert_eq!(skill.choose(&[-TB_WIN_BOUND - 1, -MATE_BOUND - 1]), 0);
-                let i = skill.choose(&[30, 25, 20, 30 - cap]);
-                assert!(i < 4);
             }
+        }
+    }
+
+    #[test]
+    fn the_choice_follows_the_weights_up_to_the_cap() {
+        // Over many seeds each line is played about as often as its weight
+        // exp(-loss / temperature) says; a line losing exactly the cap is
+        // still played, one cent more never.
+        const SEEDS: u64 = 4_000;
+        for elo in [SKILL_MIN_ELO, 1_500, 2_000, 2_700] {
+            let skill = Skill::new(elo, 0);
+            let cap = skill.loss_cap();
+            let scores = [30, 25, 20, 30 - cap, 30 - cap - 1];
+            let mut counts = [0u64; 5];
+            for seed in 0..SEEDS {
+                counts[Skill { seed, ..skill }.choose(&scores)] += 1;
+            }
+            assert_eq!(counts[4], 0, "{elo}: past the cap {counts:?}");
+            let weights: Vec<f64> = scores[..4]
+                .iter()
+                .map(|&s| (-((30 - s) as f64) / skill.temperature()).exp())
+                .collect();
+            let total: f64 = weights.iter().sum();
+            for (i, w) in weights.iter().enumerate() {
+                // Within five standard deviations of the expected count.
+                let p = w / total;
+                let expected = p * SEEDS as f64;
+                let sigma = (expected * (1.0 - p)).sqrt();
+                assert!(
+                    (counts[i] as f64 - expected).abs() <= 5.0 * sigma,
+                    "{elo}: line {i} played {} times, expected {expected:.0}: {counts:?}",
+                    counts[i]
+                );
+            }
+            assert!(counts[3] > 0, "{elo}: the line at the cap never played");
         }
     }
 
@@ -329,13 +362,23 @@ mod tests {
     }
 
     #[test]
-    fn the_same_seed_gives_the_same_choice() {
-        for seed in 0..100 {
-            let scores = [50, 45, 40, 10];
-            assert_eq!(
-                Skill::new(1_300, seed).choose(&scores),
-                Skill::new(1_300, seed).choose(&scores)
-            );
+    fn the_seed_decides_and_a_higher_rating_never_plays_a_worse_line() {
+        let scores = [50, 45, 40, 10];
+        let mut played = [0; 4];
+        for seed in 0..1_000 {
+            // The seed's roll is the same at every rating, and a lower
+            // temperature only moves weight towards the better lines: with
+            // the seed fixed, the line played never gets worse as the
+            // rating rises.
+            let mut last = scores.len();
+            for elo in (SKILL_MIN_ELO..SKILL_MAX_ELO).step_by(100) {
+                let i = Skill::new(elo, seed).choose(&scores);
+                assert!(i <= last, "seed {seed} at {elo}: line {i} after {last}");
+                last = i;
+            }
+            played[Skill::new(1_300, seed).choose(&scores)] += 1;
         }
+        // At one rating, the seed alone picks among all four lines.
+        assert!(played.iter().all(|&n| n > 0), "{played:?}");
     }
 }

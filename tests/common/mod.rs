@@ -1,11 +1,14 @@
 //! The UCI session harness shared by the session test files: the built
-//! binary (or `KILN_ENGINE`) as a child process, read line by line; and
-//! the scratch directories of the tests that write files.
+//! binary (or `KILN_ENGINE`) as a child process, read line by line; the
+//! scratch directories of the tests that write files; and the outside
+//! programs some tests run (found, or the test skipped with a note, or in
+//! CI failed).
 // Each test file uses a different part of the harness.
 #![allow(dead_code)]
 
 use kiln::chess::Position;
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -154,4 +157,48 @@ pub fn scratch_dir(name: &str) -> tempfile::TempDir {
         .prefix(&format!("kiln-{name}-"))
         .tempdir()
         .unwrap()
+}
+
+/// Where Debian installs games (stockfish, polyglot): often not on PATH.
+const DEBIAN_GAMES: &str = "/usr/games";
+
+/// Is this a CI run (`CI` set to `true` or `1`, as CI services do)?
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+}
+
+/// The outside program `name` (from the Debian package `package`), looked
+/// for on PATH and then in /usr/games. When it is missing, `what` (the
+/// checks that need it) cannot run: in CI that fails the test, since a
+/// check that silently did not run is no check; elsewhere the test is
+/// skipped with a note saying so (`None`: the caller returns).
+pub fn program_or_skip(name: &str, package: &str, what: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .unwrap_or_default();
+    let found = path
+        .into_iter()
+        .chain([PathBuf::from(DEBIAN_GAMES)])
+        .map(|dir| dir.join(name))
+        .find(|file| is_executable(file));
+    if found.is_none() {
+        let missing = format!(
+            "{name} not found on PATH or in {DEBIAN_GAMES} (install Debian package {package})"
+        );
+        assert!(!in_ci(), "{missing}; CI=true, so {what} must run");
+        eprintln!("skipped: {missing}; {what} did not run");
+    }
+    found
+}
+
+#[cfg(unix)]
+fn is_executable(file: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    file.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(file: &std::path::Path) -> bool {
+    file.is_file()
 }
