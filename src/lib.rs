@@ -6,7 +6,9 @@
 //! the game-record format the tools share, and `tools` the one-shot tools
 //! apart from the engine (`bench`, `perft`, `datagen`, `tune`, `train`, ...,
 //! each with its own usage and parser); `rng` is the one pseudo-random
-//! generator and `files` reads the files a user names.
+//! generator, `files` reads the files a user names, and `packed` is the
+//! (middlegame, endgame) score pair the generated tables, the evaluation
+//! and the tuner share.
 
 pub mod book;
 pub mod chess;

@@ -35,9 +35,12 @@ pub struct MoveList {
 }
 
 impl MoveList {
+    /// Adds `mv`. No position has more than 218 legal moves, so the list
+    /// is never full (a move past `MAX_MOVES` would be dropped).
     #[inline]
     pub fn push(&mut self, mv: Move) {
-        self.moves.push(mv);
+        debug_assert!(!self.moves.is_full());
+        let _ = self.moves.try_push(mv);
     }
 
     #[inline]

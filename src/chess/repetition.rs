@@ -23,11 +23,42 @@ pub fn earlier_occurrences(keys: &[u64], window: usize) -> impl Iterator<Item = 
         .filter(move |&index| Some(keys[index]) == key)
 }
 
+/// The last position of `keys` is drawn by repetition, with `keys[..since]`
+/// the game before a search and the rest the search's own path: a position
+/// repeated on the path is a draw at once (either side could repeat it
+/// again), one from before needs to stand for the third time (threefold).
+/// With `since = keys.len()` this is the threefold rule alone. Looks back
+/// at most `window` plies (the fifty-move clock). The search asks this at
+/// every node: a plain loop, newest first.
+#[inline]
+pub fn is_repetition_draw(keys: &[u64], window: usize, since: usize) -> bool {
+    let Some((&key, earlier)) = keys.split_last() else {
+        return false;
+    };
+    let current = earlier.len();
+    let mut seen_before = 0;
+    let mut back = 4;
+    while back <= window && back <= current {
+        let index = current - back;
+        if earlier[index] == key {
+            if index >= since {
+                return true;
+            }
+            seen_before += 1;
+            if seen_before >= 2 {
+                return true;
+            }
+        }
+        back += 2;
+    }
+    false
+}
+
 /// The last position of `keys` stands for the third time (threefold
 /// repetition) within the last `window` plies.
 #[inline]
 pub fn is_threefold(keys: &[u64], window: usize) -> bool {
-    earlier_occurrences(keys, window).nth(1).is_some()
+    is_repetition_draw(keys, window, keys.len())
 }
 
 /// Some position of `keys` has occurred before in it: the history since the
@@ -74,6 +105,17 @@ mod tests {
         assert_eq!(earlier_occurrences(&keys, 7).collect::<Vec<_>>(), [4]);
         assert!(!is_threefold(&keys, 7));
         assert!(has_repetition(&keys));
+    }
+
+    #[test]
+    fn inside_a_search_one_repetition_on_the_path_is_enough() {
+        let (keys, _) = keys_of(Position::STARTPOS_FEN, SHUFFLE);
+        // The search began at ply 1: the start is before it, seen once.
+        assert!(!is_repetition_draw(&keys, 100, 1));
+        // The search began at the start: the path repeats it.
+        assert!(is_repetition_draw(&keys, 100, 0));
+        assert!(!is_repetition_draw(&keys, 3, 0), "outside the window");
+        assert!(!is_repetition_draw(&[], 100, 0));
     }
 
     #[test]

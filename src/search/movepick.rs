@@ -181,13 +181,14 @@ impl<'a> MovePicker<'a> {
                     generate::<MoveList, false, true>(self.pos, &mut self.list);
                     self.end = self.list.len();
                     for &mv in self.list.as_slice() {
-                        self.scores.push(
+                        let score =
                             if self.pos.is_capture(mv) || mv.promotion() == Some(Kind::Queen) {
                                 GOOD_CAPTURE + noisy_score(self.pos, mv, history)
                             } else {
                                 UNDER_PROMOTION
-                            },
-                        );
+                            };
+                        // One score per move of the list: never full.
+                        let _ = self.scores.try_push(score);
                     }
                     self.stage = Stage::GoodNoisy;
                 }
@@ -247,8 +248,8 @@ impl<'a> MovePicker<'a> {
                     generate::<MoveList, true, false>(self.pos, &mut self.list);
                     self.end = self.list.len();
                     for &mv in &self.list.as_slice()[self.cur..] {
-                        self.scores
-                            .push(history.quiet_score(self.pos, mv, &self.conts));
+                        let score = history.quiet_score(self.pos, mv, &self.conts);
+                        let _ = self.scores.try_push(score);
                     }
                     self.stage = Stage::Quiets;
                 }

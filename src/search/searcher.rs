@@ -10,7 +10,7 @@ use super::syzygy::TreeProbe;
 use super::thread_data::{Frame, ThreadData};
 use super::time::{Limits, TimeManager};
 use super::tt::TranspositionTable;
-use crate::chess::repetition::{earlier_occurrences, is_fifty_move_draw};
+use crate::chess::repetition::{is_fifty_move_draw, is_repetition_draw};
 use crate::chess::{Move, Position};
 use crate::eval::{evaluate_cached, insufficient_material, is_mating_ending, PawnCache};
 use crate::nnue::{AccumulatorStack, Network};
@@ -211,8 +211,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Repetition (in the tree, or threefold with the game), fifty-move
-    /// rule and dead material. A position repeated inside the tree is a
-    /// draw at once: either side could repeat it again.
+    /// rule and dead material.
     pub fn is_draw(&self, pos: &Position, ply: usize) -> bool {
         if pos.halfmove_clock() >= 100 {
             return is_fifty_move_draw(pos);
@@ -221,17 +220,7 @@ impl<'a> Searcher<'a> {
             return true;
         }
         let window = (pos.halfmove_clock() as usize).min(self.frames[ply].plies_from_null);
-        let mut seen_before_root = 0;
-        for index in earlier_occurrences(self.keys, window) {
-            if index >= self.root_index {
-                return true;
-            }
-            seen_before_root += 1;
-            if seen_before_root >= 2 {
-                return true;
-            }
-        }
-        false
+        is_repetition_draw(self.keys, window, self.root_index)
     }
 
     /// The static evaluation of `pos`, the position at `ply`, for its side
