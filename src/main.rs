@@ -104,6 +104,6 @@ fn uci_commands(lines: &[String]) -> ExitCode {
             break;
         }
     }
-    engine.handle("stop");
+    engine.finish();
     ExitCode::SUCCESS
 }

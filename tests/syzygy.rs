@@ -264,6 +264,21 @@ fn uci_tables_can_be_reloaded_limited_and_switched_off() {
     e.send("go depth 4");
     let (_, lines) = e.bestmove(30);
     assert_eq!(last_tbhits(&lines), 0, "{lines:?}");
+    // A path that cannot be read is an error that says the tables stay,
+    // and they do.
+    e.send("setoption name SyzygyProbeLimit value 7");
+    e.send("setoption name SyzygyPath value /nonexistent/kiln-tables");
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.ends_with("the tables loaded before (if any) stay in use")),
+        "{lines:?}"
+    );
+    e.send(&format!("position fen {KRVK_WIN}"));
+    e.send("go depth 4");
+    let (_, lines) = e.bestmove(30);
+    assert!(last_tbhits(&lines) > 0, "{lines:?}");
     e.send("setoption name SyzygyPath value <empty>");
     assert!(e.sync().iter().any(|l| l == "info string tablebases off"));
 }

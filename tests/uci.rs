@@ -1005,3 +1005,33 @@ fn help_lists_every_tool_and_each_tool_prints_its_own_usage() {
     assert!(text.starts_with("unknown command 'no-such-tool'"), "{text}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_search_given_on_the_command_line_runs_to_its_limit() {
+    // `kiln "go depth 7" quit`: the session's end waits for the answer
+    // instead of stopping the search at its first iteration.
+    let out = Command::new(engine_path())
+        .args(["position startpos moves e2e4", "go depth 7", "quit"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 7 ")),
+        "{lines:?}"
+    );
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("bestmove "), "{lines:?}");
+    // An infinite search is stopped at the end, and still answers.
+    let out = Command::new(engine_path())
+        .args(["go infinite", "quit"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.lines().last().unwrap().starts_with("bestmove "),
+        "{text}"
+    );
+}

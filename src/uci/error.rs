@@ -153,7 +153,7 @@ impl fmt::Display for UciError {
             }
             Syzygy(e) => write!(
                 f,
-                "SyzygyPath: {}; tablebases off",
+                "SyzygyPath: {}; the tables loaded before (if any) stay in use",
                 echo_up_to(&e.to_string(), QUOTING_MESSAGE_MAX_CHARS)
             ),
             PositionSyntax => write!(

@@ -143,6 +143,19 @@ impl Engine {
         self.stop_search();
     }
 
+    /// Ends a session of commands given at once (`kiln "go depth 5" quit`):
+    /// a search with a limit runs to its `bestmove`; one that would wait
+    /// for `stop` (`go infinite`, `go ponder`) is stopped.
+    pub fn finish(&mut self) {
+        let waits_for_stop = self.signals.infinite.load(Ordering::SeqCst)
+            || self.signals.pondering.load(Ordering::SeqCst);
+        if waits_for_stop {
+            self.stop_search();
+        } else {
+            self.join_worker();
+        }
+    }
+
     /// Handles one line; returns false on `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
         let tokens: Vec<&str> = line.split_whitespace().collect();
