@@ -1035,3 +1035,25 @@ fn a_search_given_on_the_command_line_runs_to_its_limit() {
         "{text}"
     );
 }
+
+#[test]
+fn genfens_sends_each_opening_as_soon_as_it_is_found() {
+    // OpenBench's client gives up on a worker silent for 15 s: the first
+    // line must come long before the last is found.
+    use kiln::uci::Reply;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{mpsc, Arc};
+    let (sender, receiver) = mpsc::channel::<Reply>();
+    let done = Arc::new(AtomicBool::new(false));
+    let finished = Arc::clone(&done);
+    let worker = std::thread::spawn(move || {
+        let mut engine = kiln::uci::Engine::with_sink(Arc::new(sender));
+        engine.handle("genfens 400 seed 5 book None");
+        finished.store(true, Ordering::SeqCst);
+    });
+    let first = receiver.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(!done.load(Ordering::SeqCst), "the first line came last");
+    assert!(first.to_string().starts_with("info string genfens "), "{first}");
+    worker.join().unwrap();
+    assert_eq!(receiver.try_iter().count(), 399);
+}

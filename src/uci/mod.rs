@@ -648,9 +648,11 @@ impl Engine {
                 }
             })?),
         };
-        for fen in crate::tools::datagen::genfens(request.count, request.seed, book.as_deref()) {
-            self.note(format!("genfens {fen}"));
-        }
+        // Each line goes out (and, on stdout, is flushed) as it is found.
+        let sink = Arc::clone(&self.sink);
+        crate::tools::datagen::genfens(request.count, request.seed, book.as_deref(), &mut |fen| {
+            sink.emit(Reply::Message(format!("genfens {fen}")))
+        });
         Ok(())
     }
 

@@ -19,21 +19,28 @@ pub const GENFENS_MAX_COUNT: usize = 1_000_000;
 
 /// OpenBench's `genfens`: `count` openings from `seed`, each the start (or a
 /// random line of `book`) plus random legal plies, kept only when a short
-/// search scores it within ±`MAX_START_SCORE`. The same seed and book give
-/// the same FENs. Returns fewer only when `GENFENS_TRIES_PER_FEN` tries
-/// per opening were not enough (random plies that keep ending the game, or
-/// starts that keep scoring beyond ±`MAX_START_SCORE`).
-pub fn genfens(count: usize, seed: u64, book: Option<&[String]>) -> Vec<String> {
+/// search scores it within ±`MAX_START_SCORE`, and handed to `found` as
+/// soon as it is (OpenBench's client gives up on a worker that prints
+/// nothing for 15 s). The same seed and book give the same FENs. Returns
+/// how many were found: fewer than `count` only when
+/// `GENFENS_TRIES_PER_FEN` tries per opening were not enough (random plies
+/// that keep ending the game, or starts that keep scoring beyond
+/// ±`MAX_START_SCORE`).
+pub fn genfens(
+    count: usize,
+    seed: u64,
+    book: Option<&[String]>,
+    found: &mut dyn FnMut(String),
+) -> usize {
     let (starts, plies) = match book {
         Some(fens) if !fens.is_empty() => (Starts::Book(fens.to_vec()), GENFENS_BOOK_RANDOM_PLIES),
         _ => (Starts::Standard, GENFENS_RANDOM_PLIES),
     };
     let mut rng = Rng::new(seed);
     let mut player = Player::new(1, GENFENS_CHECK_NODES, EvalChoice::default());
-    // Not `count` itself: a huge count must not allocate (or abort) first.
-    let mut fens = Vec::with_capacity(count.min(GENFENS_MAX_COUNT));
+    let mut kept = 0;
     let mut tries = 0;
-    while fens.len() < count && tries < count.saturating_mul(GENFENS_TRIES_PER_FEN) {
+    while kept < count && tries < count.saturating_mul(GENFENS_TRIES_PER_FEN) {
         tries += 1;
         let Some(pos) = random_start(&starts, plies, &mut rng) else {
             continue;
@@ -41,10 +48,11 @@ pub fn genfens(count: usize, seed: u64, book: Option<&[String]>) -> Vec<String> 
         player.forget();
         let (_, score) = player.think(&pos, &[]);
         if score.abs() <= MAX_START_SCORE {
-            fens.push(pos.to_fen());
+            kept += 1;
+            found(pos.to_fen());
         }
     }
-    fens
+    kept
 }
 
 #[cfg(test)]
@@ -52,11 +60,19 @@ mod tests {
     use super::*;
     use crate::chess::{legal_moves, Position};
 
+    /// `genfens`'s openings, collected.
+    fn collected(count: usize, seed: u64, book: Option<&[String]>) -> Vec<String> {
+        let mut fens = Vec::new();
+        let kept = genfens(count, seed, book, &mut |fen| fens.push(fen));
+        assert_eq!(kept, fens.len());
+        fens
+    }
+
     #[test]
     fn genfens_is_reproducible_varied_and_undecided() {
-        let a = genfens(12, 42, None);
-        assert_eq!(a, genfens(12, 42, None));
-        assert_ne!(a, genfens(12, 43, None));
+        let a = collected(12, 42, None);
+        assert_eq!(a, collected(12, 42, None));
+        assert_ne!(a, collected(12, 43, None));
         let distinct: std::collections::HashSet<&String> = a.iter().collect();
         assert_eq!(distinct.len(), 12);
         for fen in &a {
@@ -66,7 +82,7 @@ mod tests {
         }
         let book =
             vec!["r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".to_string()];
-        for fen in genfens(5, 1, Some(&book)) {
+        for fen in collected(5, 1, Some(&book)) {
             let pos = Position::from_fen(&fen).unwrap();
             assert_eq!(pos.fullmove_number(), 4, "{fen}");
         }
