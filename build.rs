@@ -14,12 +14,17 @@ fn main() {
 /// The network the binary carries (committed; see `docs/network.md`).
 const NETWORK: &str = "networks/kiln-4.nnue";
 
-/// Checks the committed network and embeds it; a damaged or mismatched
-/// file fails the build with `networks/<file>: <what>`.
+/// Checks the network and embeds it: the committed one, or the file the
+/// `EVALFILE` environment variable names (OpenBench's `make EVALFILE=...`
+/// passes it on; a relative path is from the repository root). A damaged
+/// or mismatched file fails the build with `<file>: <what>`.
 fn embed_network() {
-    let path = manifest_dir().join(NETWORK);
+    println!("cargo:rerun-if-env-changed=EVALFILE");
+    let chosen = env::var("EVALFILE").ok().filter(|f| !f.trim().is_empty());
+    let shown = chosen.as_deref().unwrap_or(NETWORK);
+    let path = manifest_dir().join(shown);
     println!("cargo:rerun-if-changed={}", path.display());
-    match codegen::network::network_module(&path, NETWORK) {
+    match codegen::network::network_module(&path, shown) {
         Ok(module) => write_out("network.rs", &module),
         Err(message) => {
             println!("cargo:warning={message}");

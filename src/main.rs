@@ -20,9 +20,11 @@ fn main() -> ExitCode {
         }
         Some("--version") | Some("-V") => {
             println!(
-                "Kiln {} ({})",
+                "Kiln {} ({}) network {} {:016x}",
                 env!("CARGO_PKG_VERSION"),
-                kiln::build_info::TARGET_FEATURES
+                kiln::build_info::TARGET_FEATURES,
+                kiln::nnue::NETWORK_FILE,
+                kiln::nnue::NETWORK_CHECKSUM
             );
             ExitCode::SUCCESS
         }

@@ -1053,7 +1053,10 @@ fn genfens_sends_each_opening_as_soon_as_it_is_found() {
     });
     let first = receiver.recv_timeout(Duration::from_secs(60)).unwrap();
     assert!(!done.load(Ordering::SeqCst), "the first line came last");
-    assert!(first.to_string().starts_with("info string genfens "), "{first}");
+    assert!(
+        first.to_string().starts_with("info string genfens "),
+        "{first}"
+    );
     worker.join().unwrap();
     assert_eq!(receiver.try_iter().count(), 399);
 }
