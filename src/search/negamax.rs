@@ -39,8 +39,8 @@ enum Singularity {
 }
 
 /// The moves a node searched before its best one, kept for step 18's
-/// history penalties (the first so many of each kind).
-/// Written only as far as filled: making one costs nothing.
+/// history penalties (the first so many of each kind). Written only as far
+/// as filled: making one costs nothing.
 #[derive(Default)]
 struct TriedMoves {
     quiets: ArrayVec<Move, HISTORY_MALUS_MOVES>,

@@ -1,5 +1,6 @@
-//! One search thread's view of one search, and the bookkeeping the tree search shares
-//! between its node types: stop conditions, draw detection, the PV table.
+//! One search thread's view of one search, and the bookkeeping the tree
+//! search shares between its node types: stop conditions, draw detection,
+//! the PV table.
 
 use super::depth::MAX_PLY;
 use super::history::{Continuations, History};

@@ -20,8 +20,9 @@ pub const DRAW_ADJUDICATION_SCORE: i32 = 10;
 pub const MAX_GAME_PLIES: usize = 400;
 
 /// The result the rules give, if the game is over: checkmate, stalemate,
-/// the fifty-move rule, threefold repetition, dead material.
-pub(super) fn rules_result(pos: &Position, earlier_keys: &[u64]) -> Option<GameResult> {
+/// the fifty-move rule, threefold repetition, dead material. `keys` are the
+/// game's positions, `pos` last.
+pub(super) fn rules_result(pos: &Position, keys: &[u64]) -> Option<GameResult> {
     if legal_moves(pos).is_empty() {
         return Some(if !pos.in_check() {
             GameResult::Draw
@@ -31,10 +32,8 @@ pub(super) fn rules_result(pos: &Position, earlier_keys: &[u64]) -> Option<GameR
             GameResult::WhiteWin
         });
     }
-    let mut keys = earlier_keys.to_vec();
-    keys.push(pos.key());
     let window = pos.halfmove_clock() as usize;
-    if is_fifty_move_draw(pos) || is_threefold(&keys, window) || insufficient_material(pos) {
+    if is_fifty_move_draw(pos) || is_threefold(keys, window) || insufficient_material(pos) {
         return Some(GameResult::Draw);
     }
     None
@@ -95,19 +94,28 @@ mod tests {
     #[test]
     fn rules_end_games() {
         let mated = Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
-        assert_eq!(rules_result(&mated, &[]), Some(GameResult::WhiteWin));
+        assert_eq!(
+            rules_result(&mated, &[mated.key()]),
+            Some(GameResult::WhiteWin)
+        );
         let stalemate = Position::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
-        assert_eq!(rules_result(&stalemate, &[]), Some(GameResult::Draw));
+        assert_eq!(
+            rules_result(&stalemate, &[stalemate.key()]),
+            Some(GameResult::Draw)
+        );
         let bare = Position::from_fen("7k/8/6K1/8/8/8/8/8 b - - 0 1").unwrap();
-        assert_eq!(rules_result(&bare, &[]), Some(GameResult::Draw));
+        assert_eq!(rules_result(&bare, &[bare.key()]), Some(GameResult::Draw));
         // The third time, within the fifty-move window; not before it.
         let pos = Position::from_fen("7k/8/6K1/8/8/8/8/R7 b - - 8 30").unwrap();
         let k = pos.key();
         assert_eq!(
-            rules_result(&pos, &[k, 1, 2, 3, k, 5, 6, 7]),
+            rules_result(&pos, &[k, 1, 2, 3, k, 5, 6, 7, k]),
             Some(GameResult::Draw)
         );
-        assert_eq!(rules_result(&pos, &[k, 1, 2, 3, 4, 5, 6, 7]), None);
-        assert_eq!(rules_result(&pos, &[k, 1, 2, 3, k, 5, 6, 7, 8][1..]), None);
+        assert_eq!(rules_result(&pos, &[k, 1, 2, 3, 4, 5, 6, 7, k]), None);
+        assert_eq!(
+            rules_result(&pos, &[9, k, 1, 2, 3, k, 5, 6, 7, 8, k][2..]),
+            None
+        );
     }
 }

@@ -14,7 +14,8 @@ pub(super) fn play(player: &mut Player, config: &Config, rng: &mut Rng) -> Optio
     let start = random_start(&config.starts, config.random_plies, rng)?;
     player.forget();
     let mut pos = start;
-    let mut keys = Vec::new();
+    // The game's keys, the current position's last.
+    let mut keys = vec![pos.key()];
     let mut plies = Vec::new();
     let result = loop {
         if let Some(result) = rules_result(&pos, &keys) {
@@ -23,7 +24,7 @@ pub(super) fn play(player: &mut Player, config: &Config, rng: &mut Rng) -> Optio
         if plies.len() >= MAX_GAME_PLIES {
             break GameResult::Draw;
         }
-        let (best, score) = player.think(&pos, &keys);
+        let (best, score) = player.think(&pos, &keys[..keys.len() - 1]);
         if plies.is_empty() && score.abs() > MAX_START_SCORE {
             return None;
         }
@@ -32,8 +33,8 @@ pub(super) fn play(player: &mut Player, config: &Config, rng: &mut Rng) -> Optio
             mv: best,
             score: white_score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
         });
-        keys.push(pos.key());
         pos.make_move(best);
+        keys.push(pos.key());
         if let Some(result) = adjudicate(&plies) {
             break result;
         }
