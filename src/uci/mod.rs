@@ -59,7 +59,9 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
     /// The search threads, made once (again when `Threads` changes).
-    pool: ThreadPool,
+    /// (`None` until the first `isready` or `go`: `uci` is answered before
+    /// any thread starts or any search memory is touched.)
+    pool: Option<ThreadPool>,
     /// Set by the search before it prints `bestmove`: from then on the
     /// search is over for the GUI, and the next command waits for the pool
     /// instead of treating the search as running.
@@ -98,7 +100,7 @@ impl Engine {
             // answered before any memory is touched.
             tt: Arc::new(TranspositionTable::placeholder()),
             signals: Arc::new(Signals::default()),
-            pool: ThreadPool::new(1),
+            pool: None,
             answered: Arc::new(AtomicBool::new(true)),
             book: Book::embedded(),
             tablebases: None,
@@ -175,6 +177,7 @@ impl Engine {
             }
             "isready" => {
                 self.ensure_hash();
+                self.ensure_pool();
                 self.say(Reply::ReadyOk);
                 Ok(())
             }
@@ -214,6 +217,14 @@ impl Engine {
     }
 
     /// Makes the table the size the `Hash` option asks for (never mid-search).
+    /// Makes the search threads (`Threads` of them) if there are none yet:
+    /// at the first `isready` (or `go`), so that `uci` starts no thread and
+    /// a `go` after `isready` starts none either.
+    fn ensure_pool(&mut self) -> &mut ThreadPool {
+        let threads = self.options.spin(THREADS);
+        self.pool.get_or_insert_with(|| ThreadPool::new(threads))
+    }
+
     fn ensure_hash(&mut self) {
         let hash_mb = self.options.spin(HASH);
         if self.tt.size_mb() != hash_mb && !self.searching() {
@@ -264,7 +275,9 @@ impl Engine {
     /// Waits until the pool is idle (a search that has answered may still
     /// be handing its workers back).
     fn join_worker(&mut self) {
-        self.pool.wait();
+        if let Some(pool) = &self.pool {
+            pool.wait();
+        }
     }
 
     fn cmd_uci(&self) {
@@ -317,7 +330,9 @@ impl Engine {
             }
             // The pool changes now, not at the next `go`.
             (Effect::SetThreads, &OptionValue::Spin(threads)) => {
-                self.pool.set_threads(threads as usize);
+                if let Some(pool) = &mut self.pool {
+                    pool.set_threads(threads as usize);
+                }
                 Ok(())
             }
             (Effect::LoadBook, OptionValue::Text(path)) => self.load_book(path),
@@ -368,7 +383,9 @@ impl Engine {
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.clear();
         }
-        self.pool.clear();
+        if let Some(pool) = &self.pool {
+            pool.clear();
+        }
     }
 
     /// Loads and checks the network file at `path` (the embedded network
@@ -542,9 +559,6 @@ impl Engine {
     /// to the sink. Threads start or end here only when `Threads` changed.
     fn start_search(&mut self, req: SearchRequest) {
         self.signals.reset(req.limits.ponder, req.limits.infinite);
-        if self.pool.threads() != req.threads {
-            self.pool.set_threads(req.threads);
-        }
         self.answered.store(false, Ordering::SeqCst);
         let answered = Arc::clone(&self.answered);
         let chess960 = req.chess960;
@@ -557,10 +571,15 @@ impl Engine {
             .then(|| wdl::material(&req.root));
         let reports = Arc::clone(&self.sink);
         let answers = Arc::clone(&self.sink);
-        self.pool.start(
+        let (tt, signals) = (Arc::clone(&self.tt), Arc::clone(&self.signals));
+        let pool = self.ensure_pool();
+        if pool.threads() != req.threads {
+            pool.set_threads(req.threads);
+        }
+        pool.start(
             req,
-            Arc::clone(&self.tt),
-            Arc::clone(&self.signals),
+            tt,
+            signals,
             Box::new(move |info| {
                 let wdl = wdl_material.map(|m| wdl::MODEL.wdl(info.score, m));
                 reports.emit(Reply::Info {
