@@ -36,7 +36,8 @@ fn read_games(path: &Path) -> Vec<Game> {
 }
 
 /// A record score (White's view) as fastchess writes it: the mover's view
-/// in pawns with two decimals, or `+M<n>` / `-M<n>`.
+/// in pawns with two decimals, or `+M<n>` / `-M<n>` with `n` in plies
+/// (fastchess turns `score mate 3` into `+M5`, `score mate -2` into `-M4`).
 fn score_comment(white_score: i16, mover: Color) -> String {
     let score = if mover == Color::White {
         white_score as i32
@@ -45,8 +46,7 @@ fn score_comment(white_score: i16, mover: Color) -> String {
     };
     if score.abs() > 31_000 {
         let plies = 32_000 - score.abs();
-        let moves = (plies + 1) / 2;
-        return format!("{}M{moves}/20 0.012s", if score > 0 { '+' } else { '-' });
+        return format!("{}M{plies}/20 0.012s", if score > 0 { '+' } else { '-' });
     }
     let sign = if score < 0 { "-" } else { "+" };
     format!(
@@ -169,13 +169,8 @@ fn pgn_games_convert_back_to_the_same_records() {
         assert_eq!(back.plies.len(), game.plies.len(), "game {i}: length");
         for (j, (b, g)) in back.plies.iter().zip(&game.plies).enumerate() {
             assert_eq!(b.mv, g.mv, "game {i} ply {j}: move");
-            if g.score.unsigned_abs() > 31_000 {
-                // Mates come back as mates for the same side.
-                assert!(b.score.unsigned_abs() > 31_000, "game {i} ply {j}");
-                assert_eq!(b.score.signum(), g.score.signum(), "game {i} ply {j}");
-            } else {
-                assert_eq!(b.score, g.score, "game {i} ply {j}: score");
-            }
+            // Mates too come back exact: the same side, the same distance.
+            assert_eq!(b.score, g.score, "game {i} ply {j}: score");
         }
     }
 
@@ -183,6 +178,51 @@ fn pgn_games_convert_back_to_the_same_records() {
     let again = convert(&out, &pgn_path);
     assert!(again.status.success());
     assert_eq!(read_games(&out).len(), 2 * games.len());
+}
+
+/// Two games of a real fastchess run (Kiln against Kiln, fastchess 1.8.2),
+/// each ending with White mating. fastchess writes a mate's distance in
+/// plies: `+M5` is mate on the mover's fifth ply, `-M4` mated after four.
+/// Read that way, every one of the last five scores is the same mate seen
+/// from each side, one ply nearer each move; read as moves, they would
+/// not be.
+#[test]
+fn fastchess_mate_scores_count_plies() {
+    const MATE: i16 = 32_000;
+    let dir = scratch_dir("convert-fastchess");
+    let out = dir.path().join("mates.kgame");
+    let pgn = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fastchess-mates.pgn");
+    let output = convert(&out, &pgn);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = read_games(&out);
+    assert_eq!(games.len(), 2);
+    for (i, game) in games.iter().enumerate() {
+        assert_eq!(game.result, GameResult::WhiteWin, "game {i}");
+        // Every move is scored (Kiln scores its book moves too), so the
+        // record starts at the start position.
+        assert_eq!(game.start.key(), Position::startpos().key(), "game {i}");
+        let n = game.plies.len();
+        for before_mate in 1..=5 {
+            let ply = &game.plies[n - before_mate];
+            assert_eq!(
+                ply.score,
+                MATE - before_mate as i16,
+                "game {i}: {before_mate} plies before the mate"
+            );
+        }
+        let mut end = game.start;
+        for ply in &game.plies {
+            end.make_move(ply.mv);
+        }
+        assert!(
+            kiln::chess::movegen::legal_moves(&end).is_empty() && end.in_check(),
+            "game {i} ends in mate"
+        );
+    }
 }
 
 #[test]

@@ -6,7 +6,9 @@
 //!
 //! A score comment gives the moving engine's view of the position before
 //! its move; records store White's view, mates as the search scores them
-//! (`search::score`). Leading moves without a score (book moves) are played
+//! (`search::score`). Both match runners write a mate as `M` and its
+//! distance in plies (`+M5`: mate in 3 moves, the winner's fifth ply;
+//! `-M4`: mated in 2); a `#` form counts moves, as lichess writes it. Leading moves without a score (book moves) are played
 //! into the record's start position; the game is cut at a later move
 //! without one (the result still holds for the plies before it).
 //! Variations, NAGs, `;` comments and `%` lines are skipped.
@@ -18,10 +20,10 @@ use crate::search::score::{MATE, MATE_BOUND, TB_WIN_BOUND};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
-/// The longest mate (in moves) a score comment may announce: the longest
+/// The longest mate (in plies) a score comment may announce: the longest
 /// the search's mate scores count (`MATE - plies` down to `MATE_BOUND`), so
 /// every mate converted is read back as a mate.
-pub const MAX_MATE_MOVES: i32 = (MATE - MATE_BOUND) / 2;
+pub const MAX_MATE_PLIES: i32 = MATE - MATE_BOUND;
 /// Ordinary scores are clamped to this, inside the decisive scores as the
 /// search's evaluations are.
 pub const MAX_CP_RECORD: i32 = TB_WIN_BOUND - 1;
@@ -425,35 +427,59 @@ fn move_of(token: &str) -> Option<String> {
 }
 
 /// The score a comment gives, in centipawns from the mover's view: the
-/// first word, `+0.35/12`, `-1.20`, `0.00/1`, `+M5/20` (mates in 5 moves),
-/// `-M3`. `None` for anything else (`book`, an empty comment).
+/// first word, `+0.35/12`, `-1.20`, `0.00/1`, or a mate: `+M5/20` (mate in
+/// 5 plies, as fastchess and cutechess count), `-M4` (mated in 4 plies),
+/// `#3`/`#-3` (in 3 moves, as lichess counts). `None` for anything else
+/// (`book`, an empty comment).
 pub fn parse_score_comment(comment: &str) -> Option<i32> {
     let word = comment
         .split(|c: char| c.is_whitespace() || c == ',')
         .find(|w| !w.is_empty())?;
     let score = word.split('/').next()?;
+    if let Some(moves) = score.strip_prefix('#') {
+        return mate_in_moves(moves);
+    }
     let (negative, body) = match score.as_bytes().first()? {
         b'+' => (false, &score[1..]),
         b'-' => (true, &score[1..]),
         _ => (false, score),
     };
-    let cp = if let Some(moves) = body.strip_prefix('M').or_else(|| body.strip_prefix('#')) {
-        let moves: i32 = moves
+    if let Some(plies) = body.strip_prefix('M') {
+        let plies: i32 = plies
             .parse()
             .ok()
-            .filter(|&m| (0..=MAX_MATE_MOVES).contains(&m))?;
-        if negative {
-            return Some(-(MATE - 2 * moves));
-        }
-        return Some(MATE - (2 * moves - 1).max(0));
-    } else {
-        if !body.starts_with(|c: char| c.is_ascii_digit()) {
-            return None;
-        }
-        let pawns: f64 = body.parse().ok().filter(|p: &f64| p.is_finite())?;
-        ((pawns * 100.0).round() as i64).clamp(0, MAX_CP_RECORD as i64) as i32
-    };
+            .filter(|&p| (0..=MAX_MATE_PLIES).contains(&p))?;
+        let mate = MATE - plies;
+        return Some(if negative { -mate } else { mate });
+    }
+    if !body.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let pawns: f64 = body.parse().ok().filter(|p: &f64| p.is_finite())?;
+    let cp = ((pawns * 100.0).round() as i64).clamp(0, MAX_CP_RECORD as i64) as i32;
     Some(if negative { -cp } else { cp })
+}
+
+/// lichess's `#N` (mate in N moves) and `#-N` (mated in N): the mover
+/// mates on its `2N - 1`th ply, or is mated after `2N` plies.
+fn mate_in_moves(text: &str) -> Option<i32> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if !digits.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let moves: i32 = digits.parse().ok()?;
+    let plies = if negative { 2 * moves } else { 2 * moves - 1 };
+    if !(0..=MAX_MATE_PLIES).contains(&plies) {
+        return None;
+    }
+    Some(if negative {
+        -(MATE - plies)
+    } else {
+        MATE - plies
+    })
 }
 
 fn result_of(raw: &RawGame) -> Option<GameResult> {
@@ -526,8 +552,14 @@ mod tests {
         assert_eq!(parse_score_comment("-1.20/15 0.2s"), Some(-120));
         assert_eq!(parse_score_comment("0.00/1 0s"), Some(0));
         assert_eq!(parse_score_comment("+1.5"), Some(150));
-        assert_eq!(parse_score_comment("+M5/20 0.1s"), Some(MATE - 9));
-        assert_eq!(parse_score_comment("-M3/20 0.1s"), Some(-(MATE - 6)));
+        // fastchess and cutechess count plies: +M5 mates on the fifth ply
+        // (mate in 3), -M4 is mated after four (mated in 2).
+        assert_eq!(parse_score_comment("+M5/20 0.1s"), Some(MATE - 5));
+        assert_eq!(parse_score_comment("+M1/1 0s"), Some(MATE - 1));
+        assert_eq!(parse_score_comment("-M4/20 0.1s"), Some(-(MATE - 4)));
+        // lichess's # counts moves.
+        assert_eq!(parse_score_comment("#3"), Some(MATE - 5));
+        assert_eq!(parse_score_comment("#-2"), Some(-(MATE - 4)));
         assert_eq!(
             parse_score_comment("+2.10/9 0.05s, White wins by adjudication"),
             Some(210)
@@ -535,13 +567,14 @@ mod tests {
         assert_eq!(parse_score_comment("+999.00/3"), Some(MAX_CP_RECORD));
         // The longest mates still record as mates, and longer ones are refused.
         for sign in ["+", "-"] {
-            let score = parse_score_comment(&format!("{sign}M{MAX_MATE_MOVES}/30")).unwrap();
+            let score = parse_score_comment(&format!("{sign}M{MAX_MATE_PLIES}/30")).unwrap();
             assert!(score.abs() >= MATE_BOUND, "{sign}: {score}");
-            let longer = format!("{sign}M{}/30", MAX_MATE_MOVES + 1);
+            let longer = format!("{sign}M{}/30", MAX_MATE_PLIES + 1);
             assert_eq!(parse_score_comment(&longer), None);
         }
         for junk in [
-            "book", "", "   ", "+", "-M", "Mx", "+.5", "nan/3", "inf", "+M-3",
+            "book", "", "   ", "+", "-M", "Mx", "+.5", "nan/3", "inf", "+M-3", "#", "#x", "#--2",
+            "#0",
         ] {
             assert_eq!(parse_score_comment(junk), None, "{junk:?}");
         }
