@@ -521,7 +521,17 @@ impl Engine {
             ));
         }
         if let Some(mv) = self.book_move(&limits, &go.searchmoves) {
-            self.say(Reply::BookMove { mv, chess960 });
+            let score = self.static_eval();
+            let wdl = self
+                .options
+                .check(SHOW_WDL)
+                .then(|| wdl::MODEL.wdl(score, wdl::material(&self.position)));
+            self.say(Reply::BookMove {
+                mv,
+                score,
+                wdl,
+                chess960,
+            });
             return Ok(());
         }
 
@@ -602,6 +612,19 @@ impl Engine {
 
     fn cmd_display(&self) {
         self.say(Reply::Text(self.position.diagram().to_string()));
+    }
+
+    /// The evaluation the search starts from at the current position, for
+    /// the side to move: the network's unless `UseNNUE` is off or the
+    /// position is a mating ending, which the classical evaluation knows.
+    fn static_eval(&self) -> i32 {
+        if !self.options.check(USE_NNUE) || eval::is_mating_ending(&self.position) {
+            return eval::evaluate(&self.position);
+        }
+        match &self.loaded_network {
+            Some(net) => net.evaluate(&self.position),
+            None => nnue::EMBEDDED.evaluate(&self.position),
+        }
     }
 
     fn cmd_eval(&self) {
@@ -906,16 +929,26 @@ option name EvalFile type string default <empty>",
         let got = until_bestmove(&receiver);
         let [Reply::BookMove {
             mv,
+            score,
+            wdl: None,
             chess960: false,
         }] = got[..]
         else {
             panic!("not a book move: {got:?}");
         };
+        // Scored with the evaluation `eval` reports, on a line of its own.
+        assert_eq!(score, engine.static_eval());
+        assert!(score.abs() < 200, "{score}");
         let text = mv.to_uci(false);
-        assert_eq!(
-            got[0].to_string(),
-            format!("info string book move {text}\nbestmove {text}")
+        let lines: Vec<String> = got[0].to_string().lines().map(String::from).collect();
+        assert_eq!(lines[0], format!("info string book move {text}"));
+        assert!(
+            lines[1].starts_with(&format!(
+                "info depth 1 seldepth 1 multipv 1 score cp {score} "
+            )) && lines[1].ends_with(&format!(" pv {text}")),
+            "{lines:?}"
         );
+        assert_eq!(lines[2], format!("bestmove {text}"));
         engine.handle("setoption name OwnBook value false");
         engine.handle("go wtime 1000 btime 1000");
         let got = until_bestmove(&receiver);

@@ -42,8 +42,17 @@ pub enum Reply {
         result: SearchResult,
         chess960: bool,
     },
-    /// A move from the book: `info string book move M`, then `bestmove M`.
-    BookMove { mv: Move, chess960: bool },
+    /// A move from the book: `info string book move M`, an `info` line
+    /// scoring it (`score`, the static evaluation for the side to move, as
+    /// a depth-1 line of no search nodes, so that match runners and GUIs
+    /// never record an unscored move; `wdl` with `UCI_ShowWDL`), then
+    /// `bestmove M`.
+    BookMove {
+        mv: Move,
+        score: i32,
+        wdl: Option<Wdl>,
+        chess960: bool,
+    },
     /// A note for the user: `info string <text>`.
     Message(String),
     /// A rejected command, or part of one: `info string error: ...`.
@@ -80,9 +89,15 @@ impl fmt::Display for Reply {
             Reply::BestMove { result, chess960 } => {
                 f.write_str(&format_bestmove(result, *chess960))
             }
-            Reply::BookMove { mv, chess960 } => {
+            Reply::BookMove {
+                mv,
+                score,
+                wdl,
+                chess960,
+            } => {
                 let text = mv.to_uci(*chess960);
-                write!(f, "info string book move {text}\nbestmove {text}")
+                let info = format_info(&book_line(*mv, *score), *chess960, *wdl);
+                write!(f, "info string book move {text}\n{info}\nbestmove {text}")
             }
             Reply::Message(text) => write!(f, "info string {text}"),
             Reply::Error(error) => f.write_str(&format_error(error)),
@@ -129,6 +144,23 @@ pub fn format_info(info: &SearchInfo, chess960: bool, wdl: Option<Wdl>) -> Strin
         info.time_ms,
         pv.join(" ")
     )
+}
+
+/// The search report a book move stands for: depth 1, no nodes, the
+/// move as its line and the static evaluation as its score.
+fn book_line(mv: Move, score: i32) -> SearchInfo {
+    SearchInfo {
+        depth: 1,
+        seldepth: 1,
+        multipv: 1,
+        score,
+        bound: Bound::Exact,
+        nodes: 0,
+        time_ms: 0,
+        hashfull: 0,
+        tbhits: 0,
+        pv: vec![mv],
+    }
 }
 
 /// `bestmove` (and `ponder`), preceded, when the root has no legal move, by
@@ -234,9 +266,13 @@ mod tests {
             (
                 Reply::BookMove {
                     mv: e4,
+                    score: 23,
+                    wdl: None,
                     chess960: false,
                 },
-                "info string book move e2e4\nbestmove e2e4",
+                "info string book move e2e4\n\
+                 info depth 1 seldepth 1 multipv 1 score cp 23 nodes 0 nps 0 hashfull 0 tbhits 0 time 0 pv e2e4\n\
+                 bestmove e2e4",
             ),
             (
                 Reply::Message("tablebases off".into()),
