@@ -103,6 +103,13 @@ fn pgn_of(game: &Game, round: usize, book: &[&str]) -> String {
     text
 }
 
+/// An EPD book of one position, in `dir`.
+fn book_file(dir: &tempfile::TempDir, fen: &str) -> kiln::data::epd::EpdBook {
+    let path = dir.path().join("book.epd");
+    std::fs::write(&path, format!("{fen}\n")).unwrap();
+    kiln::data::epd::EpdBook::open(&path).unwrap()
+}
+
 #[test]
 fn pgn_games_convert_back_to_the_same_records() {
     let dir = scratch_dir("convert-roundtrip");
@@ -118,7 +125,7 @@ fn pgn_games_convert_back_to_the_same_records() {
         threads: 1,
         soft_nodes: 400,
         random_plies: 0,
-        starts: Starts::Book(vec![opening.to_fen()]),
+        starts: Starts::Book(std::sync::Arc::new(book_file(&dir, &opening.to_fen()))),
         games: Some(2),
         positions: None,
         seed: 11,

@@ -148,10 +148,13 @@ fn a_book_with_no_playable_start_fails_instead_of_spinning() {
     let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
     let queen_up = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
     for fen in [mated, queen_up] {
-        let (_dir, path) = temp_file("no-start");
+        let (dir, path) = temp_file("no-start");
+        let epd = dir.path().join("book.epd");
+        std::fs::write(&epd, format!("{fen}\n")).unwrap();
+        let book = kiln::data::epd::EpdBook::open(&epd).unwrap();
         let cfg = Config {
             random_plies: 0,
-            ..config(&path, 1, 3, Starts::Book(vec![fen.to_string()]))
+            ..config(&path, 1, 3, Starts::Book(book.into()))
         };
         let error = datagen::run(&cfg, &mut std::io::sink()).unwrap_err();
         assert!(

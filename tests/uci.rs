@@ -776,6 +776,74 @@ fn genfens_prints_reproducible_openings_from_the_command_line_and_uci() {
     assert_eq!(errors(&e.sync()).len(), 1);
 }
 
+/// The peak resident memory (`VmHWM`, kB) of a running process, polled
+/// until it exits; the last reading taken.
+fn peak_memory_kb(child: &mut std::process::Child) -> u64 {
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    while child.try_wait().unwrap().is_none() {
+        if let Ok(text) = std::fs::read_to_string(&status) {
+            if let Some(kb) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.split_whitespace().next()?.parse().ok())
+            {
+                peak = kb;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    peak
+}
+
+/// OpenBench runs one `genfens` per core, with books such as DFRC.epd
+/// (all 921,600 double Chess960 starts, 52 MB): the book is indexed, not
+/// held, so a process stays far below the file's size (it took 185 MB when
+/// the lines were held as strings).
+#[test]
+fn genfens_reads_a_large_book_without_holding_it() {
+    use kiln::chess::chess960::{start_fen, STARTS};
+    let scratch = tempfile::tempdir().unwrap();
+    let path = scratch.path().join("dfrc.epd");
+    let ranks: Vec<String> = (0..STARTS)
+        .map(|n| start_fen(n).split('/').next().unwrap().to_string())
+        .collect();
+    let mut text = String::with_capacity(60 * STARTS * STARTS);
+    for white in &ranks {
+        for black in &ranks {
+            // X-FEN castling: each side's outermost rooks.
+            text.push_str(&format!(
+                "{black}/pppppppp/8/8/8/8/PPPPPPPP/{} w KQkq - 0 1\n",
+                white.to_ascii_uppercase()
+            ));
+        }
+    }
+    std::fs::write(&path, &text).unwrap();
+    let file_kb = text.len() as u64 / 1024;
+    drop(text);
+    let mut child = Command::new(engine_path())
+        .args([&format!("genfens 3 seed 5 book {}", path.display()), "quit"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let peak = peak_memory_kb(&mut child);
+    let out = child.wait_with_output().unwrap();
+    let lines: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    for line in &lines {
+        let fen = line.strip_prefix("info string genfens ").unwrap();
+        assert!(Position::from_fen(fen).is_ok(), "{fen}");
+    }
+    assert!(
+        peak > 0 && peak < file_kb * 3 / 4,
+        "peak {peak} kB for a {file_kb} kB book"
+    );
+}
+
 #[test]
 fn genfens_books_that_cannot_be_used_are_errors() {
     let scratch = tempfile::tempdir().unwrap();

@@ -683,16 +683,18 @@ impl Engine {
         let request = parse::parse_genfens(args)?;
         let book = match &request.book {
             None => None,
-            Some(path) => Some(crate::data::epd::read_epd(path.as_ref()).map_err(|e| {
-                UciError::GenfensBook {
-                    path: path.to_string(),
-                    reason: e.to_string(),
-                }
-            })?),
+            Some(path) => Some(Arc::new(
+                crate::data::epd::EpdBook::open(path.as_ref()).map_err(|e| {
+                    UciError::GenfensBook {
+                        path: path.to_string(),
+                        reason: e.to_string(),
+                    }
+                })?,
+            )),
         };
         // Each line goes out (and, on stdout, is flushed) as it is found.
         let sink = Arc::clone(&self.sink);
-        crate::tools::datagen::genfens(request.count, request.seed, book.as_deref(), &mut |fen| {
+        crate::tools::datagen::genfens(request.count, request.seed, book, &mut |fen| {
             sink.emit(Reply::Message(format!("genfens {fen}")))
         });
         Ok(())

@@ -2,7 +2,7 @@
 //! the evaluation its players search with (`Teacher`).
 
 use super::starts::Starts;
-use crate::data::epd::read_epd;
+use crate::data::epd::EpdBook;
 use crate::data::DEFAULT_DATA_FILE;
 use crate::nnue::{EvalChoice, Network};
 use crate::rng::time_seed;
@@ -151,11 +151,11 @@ impl Config {
                 }
                 "--book" => {
                     let path = flags.value(flag)?;
-                    let fens = read_epd(path.as_ref()).map_err(|e| ArgError::Unusable {
+                    let book = EpdBook::open(path.as_ref()).map_err(|e| ArgError::Unusable {
                         flag: flag.to_string(),
                         reason: format!("{path}: {e}"),
                     })?;
-                    config.starts = Starts::Book(fens);
+                    config.starts = Starts::Book(book.into());
                 }
                 "--threads" => config.threads = flags.number(flag, 1..=MAX_THREADS)?,
                 "--nodes" => config.soft_nodes = flags.number(flag, 1..)?,

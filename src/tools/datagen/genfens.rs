@@ -3,8 +3,10 @@
 
 use super::player::Player;
 use super::starts::{random_start, Starts, MAX_START_SCORE};
+use crate::data::epd::EpdBook;
 use crate::nnue::EvalChoice;
 use crate::rng::Rng;
+use std::sync::Arc;
 
 /// Node budget of the search that checks a `genfens` opening is undecided.
 pub const GENFENS_CHECK_NODES: u64 = 2_000;
@@ -29,12 +31,12 @@ pub const GENFENS_MAX_COUNT: usize = 1_000_000;
 pub fn genfens(
     count: usize,
     seed: u64,
-    book: Option<&[String]>,
+    book: Option<Arc<EpdBook>>,
     found: &mut dyn FnMut(String),
 ) -> usize {
     let (starts, plies) = match book {
-        Some(fens) if !fens.is_empty() => (Starts::Book(fens.to_vec()), GENFENS_BOOK_RANDOM_PLIES),
-        _ => (Starts::Standard, GENFENS_RANDOM_PLIES),
+        Some(book) => (Starts::Book(book), GENFENS_BOOK_RANDOM_PLIES),
+        None => (Starts::Standard, GENFENS_RANDOM_PLIES),
     };
     let mut rng = Rng::new(seed);
     let mut player = Player::new(1, GENFENS_CHECK_NODES, EvalChoice::default());
@@ -61,7 +63,7 @@ mod tests {
     use crate::chess::{legal_moves, Position};
 
     /// `genfens`'s openings, collected.
-    fn collected(count: usize, seed: u64, book: Option<&[String]>) -> Vec<String> {
+    fn collected(count: usize, seed: u64, book: Option<Arc<EpdBook>>) -> Vec<String> {
         let mut fens = Vec::new();
         let kept = genfens(count, seed, book, &mut |fen| fens.push(fen));
         assert_eq!(kept, fens.len());
@@ -80,11 +82,19 @@ mod tests {
             assert!(!legal_moves(&pos).is_empty(), "{fen}");
             assert_eq!(pos.game_ply(), GENFENS_RANDOM_PLIES as u32, "{fen}");
         }
-        let book =
-            vec!["r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".to_string()];
-        for fen in collected(5, 1, Some(&book)) {
+        let dir = std::env::temp_dir().join(format!("kiln-genfens-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("book.epd");
+        std::fs::write(
+            &path,
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n",
+        )
+        .unwrap();
+        let book = Arc::new(EpdBook::open(&path).unwrap());
+        for fen in collected(5, 1, Some(book)) {
             let pos = Position::from_fen(&fen).unwrap();
             assert_eq!(pos.fullmove_number(), 4, "{fen}");
         }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

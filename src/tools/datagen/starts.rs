@@ -2,7 +2,9 @@
 //! line of an EPD book, then a few random legal plies.
 
 use crate::chess::{chess960, legal_moves, Position};
+use crate::data::epd::EpdBook;
 use crate::rng::Rng;
+use std::sync::Arc;
 
 /// Where the starting positions come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -11,8 +13,9 @@ pub enum Starts {
     Standard,
     /// A random one of the 960 Chess960 starts.
     Chess960,
-    /// A random line of an EPD file (the first four or six fields are a FEN).
-    Book(Vec<String>),
+    /// A random line of an EPD file (the first four or six fields are a
+    /// FEN), read when drawn.
+    Book(Arc<EpdBook>),
 }
 
 /// Starts whose first search scores beyond this are thrown away (decided).
@@ -30,7 +33,7 @@ pub(super) fn random_start(
         Starts::Chess960 => {
             Position::from_fen(&chess960::start_fen(rng.below(chess960::STARTS))).ok()?
         }
-        Starts::Book(fens) => Position::from_fen(&fens[rng.below(fens.len())]).ok()?,
+        Starts::Book(book) => Position::from_fen(&book.fen(rng.below(book.len()))?).ok()?,
     };
     for _ in 0..random_plies {
         let moves = legal_moves(&pos);
