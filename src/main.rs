@@ -1,7 +1,8 @@
 //! The `kiln` binary: no argument runs the UCI loop; `kiln NAME ...` runs
 //! one of the tools of `kiln::tools::TOOLS` (`perft`, `bench`, `datagen`,
-//! `train`, ...); arguments that hold a space, and `genfens`, are UCI
-//! commands; `kiln --help` lists it all.
+//! `train`, ...); otherwise arguments that hold a space, or start with a
+//! UCI command's word (`kiln uci`, `kiln genfens ...`), are UCI commands;
+//! `kiln --help` lists it all.
 
 use kiln::tools::{Tool, TOOLS};
 use std::process::ExitCode;
@@ -14,8 +15,12 @@ fn main() -> ExitCode {
     }
     match args.first().map(String::as_str) {
         // OpenBench style: each argument is a UCI command (`kiln "genfens 10
-        // seed 1 book None" quit`).
-        Some(first) if first.contains(char::is_whitespace) || first == "quit" => {
+        // seed 1 book None" quit`, `kiln uci`); a tool's name runs the tool.
+        Some(first)
+            if tool(first).is_none()
+                && (first.contains(char::is_whitespace)
+                    || kiln::uci::COMMANDS.contains(&first)) =>
+        {
             uci_commands(&args)
         }
         Some("--version") | Some("-V") => {

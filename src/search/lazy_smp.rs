@@ -17,6 +17,7 @@ use super::thread_data::ThreadData;
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use crate::chess::{Move, Position};
+use std::cell::Cell;
 use std::cmp::Reverse;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
@@ -120,8 +121,17 @@ pub(super) fn search_main(
     main.tb_probe = root_tables.tree;
     main.root_tb_score = root_tables.score;
     // Whatever happens to the main thread, the helpers stop before it returns.
+    // The first move of the last best line reported, so the answer can be
+    // reported too when it is another (see `decide`).
+    let last_reported = Cell::new(None);
+    let report_tracked = |info: &SearchInfo| {
+        if info.multipv == 1 {
+            last_reported.set(info.pv.first().copied());
+        }
+        report(info);
+    };
     let searched = catch_unwind(AssertUnwindSafe(|| {
-        main.iterate(req, report, 0);
+        main.iterate(req, &report_tracked, 0);
         // Infinite and ponder searches hold their answer until released.
         wait_for_release(signals);
     }));
@@ -131,7 +141,7 @@ pub(super) fn search_main(
     if let Err(panic) = searched {
         resume_unwind(panic);
     }
-    let result = decide(req, &main, helper_outcomes, report);
+    let result = decide(req, &main, helper_outcomes, last_reported.get(), report);
     let nodes = signals.nodes.load(Ordering::Relaxed).max(result.nodes);
     let mut result = SearchResult { nodes, ..result };
     result.ponder = result
@@ -145,13 +155,17 @@ pub(super) fn search_main(
 /// The answer once every thread has stopped: a limited strength plays the
 /// line it chooses among the main thread's (see `skill`), MultiPV plays the
 /// main thread's first line, and otherwise the threads vote
-/// (`best_thread`). When a helper's line wins, it is reported, so the
-/// GUI's last `info` line shows the move it gets. `nodes` is the main
+/// (`best_thread`). When the answer is not the first move of the last
+/// line reported (`last_reported`): a helper's line won, a move beat the
+/// old best in an iteration the stop cut short, or a limited strength chose
+/// another line, that line is reported, so the GUI's last `info` line
+/// shows the move it gets (fastchess warns otherwise). `nodes` is the main
 /// thread's count (the caller adds the helpers').
 fn decide(
     req: &SearchRequest,
     main: &Searcher,
     helper_outcomes: Vec<ThreadOutcome>,
+    last_reported: Option<Move>,
     report: &dyn Fn(&SearchInfo),
 ) -> SearchResult {
     let main_outcome = match &req.skill {
@@ -170,13 +184,21 @@ fn decide(
     };
     let best = &outcomes[chosen];
     let pv = legal_prefix(&req.root, &best.pv);
-    if chosen != 0 {
+    let searched = best.score > -INFINITY && !pv.is_empty();
+    if searched && (chosen != 0 || last_reported != Some(best.mv)) {
+        // The main thread's own first line keeps its bound (a move that
+        // failed high when the stop came is a lower bound).
+        let bound = if chosen == 0 && req.skill.is_none() {
+            main.root_moves[0].bound
+        } else {
+            Bound::Exact
+        };
         report(&main.info_line(
-            best.depth,
+            best.depth.max(1),
             best.seldepth,
             1,
             best.score,
-            Bound::Exact,
+            bound,
             pv.clone(),
         ));
     }

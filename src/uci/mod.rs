@@ -49,6 +49,25 @@ use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// The commands `Engine::handle` knows, by their first word (`kiln uci`
+/// on the command line runs one, as `kiln "go depth 5"` does).
+pub const COMMANDS: &[&str] = &[
+    "uci",
+    "isready",
+    "ucinewgame",
+    "setoption",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+    "d",
+    "eval",
+    "bench",
+    "perft",
+    "genfens",
+];
+
 /// The engine as the protocol sees it.
 pub struct Engine {
     position: Position,
@@ -958,6 +977,29 @@ option name EvalFile type string default <empty>",
             matches!(got.last(), Some(Reply::BestMove { .. })),
             "{got:?}"
         );
+    }
+
+    #[test]
+    fn every_listed_command_is_one_the_engine_knows() {
+        let (mut engine, receiver) = engine();
+        for command in COMMANDS.iter().filter(|&&c| c != "quit") {
+            // Small arguments for the slow ones; without its arguments a
+            // command may be refused, but never as an unknown command.
+            let line = match *command {
+                "go" => "go depth 1",
+                "bench" => "bench 1",
+                "perft" => "perft 1",
+                "genfens" => "genfens 1 seed 1 book None",
+                other => other,
+            };
+            assert!(engine.handle(line));
+            engine.finish();
+            let unknown = replies(&receiver)
+                .into_iter()
+                .any(|r| matches!(r, Reply::Error(UciError::UnknownCommand(_))));
+            assert!(!unknown, "{command}");
+        }
+        assert!(!engine.handle("quit"));
     }
 
     #[test]
