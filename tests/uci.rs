@@ -945,7 +945,35 @@ fn spsa_prints_every_parameter_as_openbench_input() {
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines.len() >= 30, "{text}");
     assert!(lines.contains(&"RFP_MARGIN, int, 80, 20, 200, 8, 0.002"));
-    assert!(lines.iter().all(|l| l.split(", ").count() == 7), "{text}");
+    // OpenBench's SPSA input check: seven comma-separated fields, `int` or
+    // `float`, MIN <= MAX, the value within them, R > 0 (and C > 0 for
+    // floats); and an integer's C of at least 1, or it never moves.
+    let listing = uci_listing();
+    for line in &lines {
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        let [name, kind, value, min, max, c, r] = fields[..] else {
+            panic!("not 7 fields: {line}");
+        };
+        assert_eq!(kind, "int", "{line}");
+        let [value, min, max]: [i64; 3] = [value, min, max].map(|v| v.parse().unwrap());
+        assert!(min <= value && value <= max, "{line}");
+        let (c, r): (f64, f64) = (c.parse().unwrap(), r.parse().unwrap());
+        assert!(c >= 1.0 && r > 0.0, "{line}");
+        // And it is the tune build's UCI option of that name and range.
+        let option = format!("option name {name} type spin default {value} min {min} max {max}");
+        assert!(listing.contains(&option), "{option}");
+    }
+}
+
+/// What `uci` lists.
+#[cfg(feature = "tune")]
+fn uci_listing() -> Vec<String> {
+    let out = Command::new(engine_path()).arg("uci").output().unwrap();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
 }
 
 #[cfg(not(feature = "tune"))]
