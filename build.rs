@@ -8,6 +8,7 @@ fn main() {
     regenerate_tables_if_requested();
     compile_opening_book();
     embed_network();
+    embed_web_page();
     record_target_features();
 }
 
@@ -72,6 +73,22 @@ fn compile_opening_book() {
     };
     match codegen::compile_book_module(&text, "openings.txt") {
         Ok(module) => write_out("book.rs", &module),
+        Err(message) => {
+            println!("cargo:warning={message}");
+            eprintln!("error: {message}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// Embeds the browser page of `kiln serve`: every file under `web/`, as a
+/// table of (path, bytes, content type). A file of an unknown kind fails
+/// the build with `web/<file>: <what>`.
+fn embed_web_page() {
+    let dir = manifest_dir().join("web");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    match codegen::web_assets::assets_module(&dir) {
+        Ok(module) => write_out("web_assets.rs", &module),
         Err(message) => {
             println!("cargo:warning={message}");
             eprintln!("error: {message}");

@@ -12,6 +12,7 @@ pub mod magic;
 pub mod network;
 pub mod pst;
 pub mod rules;
+pub mod web_assets;
 pub mod weights;
 pub mod zobrist;
 

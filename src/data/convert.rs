@@ -14,6 +14,7 @@
 //! Variations, NAGs, `;` comments and `%` lines are skipped.
 
 use super::format::{encode_game, Game, GameResult, Ply};
+use super::pgn::{split_games, PgnGame};
 use crate::chess::san::SanError;
 use crate::chess::{Color, FenError, Position};
 use crate::search::score::{MATE, MATE_BOUND, TB_WIN_BOUND};
@@ -192,30 +193,6 @@ impl Chunk {
     }
 }
 
-/// One game as the lexer found it, before any chess is checked.
-#[derive(Default)]
-struct RawGame {
-    line: usize,
-    tags: Vec<(String, String)>,
-    /// SAN tokens with the comment that follows each (main line only).
-    moves: Vec<(String, Option<String>)>,
-    result: Option<String>,
-    unterminated: bool,
-}
-
-impl RawGame {
-    fn is_empty(&self) -> bool {
-        self.tags.is_empty() && self.moves.is_empty() && self.result.is_none()
-    }
-
-    fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
 /// Converts every game of a PGN text, in order.
 pub fn convert_pgn(text: &str) -> Vec<Result<Game, ConvertError>> {
     // Some tools start their files with a byte-order mark.
@@ -231,199 +208,6 @@ pub fn convert_pgn(text: &str) -> Vec<Result<Game, ConvertError>> {
             })
         })
         .collect()
-}
-
-fn is_result(token: &str) -> bool {
-    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
-}
-
-/// A cursor over a PGN text that counts lines.
-struct Scanner {
-    chars: Vec<char>,
-    at: usize,
-    /// 1-based line of `chars[at]`.
-    line: usize,
-    /// Only whitespace lies between the last newline and `at`.
-    at_line_start: bool,
-}
-
-impl Scanner {
-    fn new(text: &str) -> Scanner {
-        Scanner {
-            chars: text.chars().collect(),
-            at: 0,
-            line: 1,
-            at_line_start: true,
-        }
-    }
-
-    #[inline]
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.at).copied()
-    }
-
-    /// Steps over one character.
-    #[inline]
-    fn bump(&mut self) {
-        if let Some(c) = self.peek() {
-            if c == '\n' {
-                self.line += 1;
-                self.at_line_start = true;
-            } else if !c.is_whitespace() {
-                self.at_line_start = false;
-            }
-            self.at += 1;
-        }
-    }
-
-    /// Skips whitespace; the next character, and whether only whitespace
-    /// precedes it on its line. `None` at the end of the text.
-    fn next_significant(&mut self) -> Option<(char, bool)> {
-        while let Some(c) = self.peek() {
-            if !c.is_whitespace() {
-                return Some((c, self.at_line_start));
-            }
-            self.bump();
-        }
-        None
-    }
-
-    /// Skips the rest of the line (up to its newline).
-    fn skip_line(&mut self) {
-        while self.peek().is_some_and(|c| c != '\n') {
-            self.bump();
-        }
-    }
-
-    /// Steps over the opening character, then takes the text up to `close`
-    /// (which is stepped over too) or, with `one_line`, the end of the
-    /// line. The text, and whether `close` was found.
-    fn take_enclosed(&mut self, close: char, one_line: bool) -> (String, bool) {
-        self.bump();
-        let mut text = String::new();
-        while let Some(c) = self.peek() {
-            if c == close {
-                self.bump();
-                return (text, true);
-            }
-            if one_line && c == '\n' {
-                break;
-            }
-            text.push(c);
-            self.bump();
-        }
-        (text, false)
-    }
-
-    /// A movetext token: the characters up to whitespace or a delimiter.
-    /// A delimiter with no token before it (a stray `}` or `]`, or a `[`
-    /// inside a variation) is stepped over, so the scan always moves on.
-    fn take_token(&mut self) -> String {
-        let is_delimiter = |c: char| matches!(c, '{' | '}' | '(' | ')' | ';' | '[' | ']');
-        let mut token = String::new();
-        while let Some(c) = self
-            .peek()
-            .filter(|&c| !c.is_whitespace() && !is_delimiter(c))
-        {
-            token.push(c);
-            self.bump();
-        }
-        if token.is_empty() {
-            self.bump();
-        }
-        token
-    }
-}
-
-/// Splits a PGN text into games: tag pairs, main-line moves with their
-/// comments, and the result token.
-fn split_games(text: &str) -> Vec<RawGame> {
-    let mut scan = Scanner::new(text);
-    let mut games = Vec::new();
-    let mut game = RawGame::default();
-    let mut in_movetext = false;
-    let mut depth = 0usize; // variation nesting
-    let finish = |game: &mut RawGame, games: &mut Vec<RawGame>| {
-        let done = std::mem::take(game);
-        if !done.is_empty() {
-            games.push(done);
-        }
-    };
-    while let Some((c, line_start)) = scan.next_significant() {
-        if game.is_empty() {
-            game.line = scan.line;
-        }
-        match c {
-            // An escape line, or a comment to the end of the line.
-            '%' if line_start => scan.skip_line(),
-            ';' => scan.skip_line(),
-            '[' if depth == 0 => {
-                if in_movetext {
-                    finish(&mut game, &mut games);
-                    game.line = scan.line;
-                    in_movetext = false;
-                }
-                let (body, _) = scan.take_enclosed(']', true);
-                if let Some(tag) = parse_tag(&body) {
-                    game.tags.push(tag);
-                }
-            }
-            '{' => {
-                let (comment, closed) = scan.take_enclosed('}', false);
-                game.unterminated |= !closed;
-                // A comment belongs to the main-line move just before it.
-                if let Some(last) = game.moves.last_mut().filter(|_| depth == 0) {
-                    last.1.get_or_insert(comment);
-                }
-            }
-            '(' => {
-                in_movetext = true;
-                depth += 1;
-                scan.bump();
-            }
-            ')' => {
-                depth = depth.saturating_sub(1);
-                scan.bump();
-            }
-            _ => {
-                in_movetext = true;
-                let token = scan.take_token();
-                if depth > 0 {
-                    continue;
-                }
-                if is_result(&token) {
-                    game.result = Some(token);
-                    finish(&mut game, &mut games);
-                    in_movetext = false;
-                } else if let Some(san) = move_of(&token) {
-                    game.moves.push((san, None));
-                }
-            }
-        }
-    }
-    if depth > 0 {
-        game.unterminated = true;
-    }
-    finish(&mut game, &mut games);
-    games
-}
-
-/// `Name "value"` inside a tag's brackets.
-fn parse_tag(body: &str) -> Option<(String, String)> {
-    let (name, rest) = body.trim().split_once(char::is_whitespace)?;
-    let value = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
-    Some((name.to_string(), value.replace("\\\"", "\"")))
-}
-
-/// The SAN in a movetext token: move numbers (`12.`, `12...`) and NAGs are
-/// not moves; `12.e4` is `e4`; annotations (`!`, `?`) are dropped.
-fn move_of(token: &str) -> Option<String> {
-    if token.starts_with('$') {
-        return None;
-    }
-    let body = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-    let body = body.trim_end_matches(['!', '?']);
-    (!body.is_empty()).then(|| body.to_string())
 }
 
 /// The score a comment gives, in centipawns from the mover's view: the
@@ -482,7 +266,7 @@ fn mate_in_moves(text: &str) -> Option<i32> {
     })
 }
 
-fn result_of(raw: &RawGame) -> Option<GameResult> {
+fn result_of(raw: &PgnGame) -> Option<GameResult> {
     let text = raw.result.as_deref().or_else(|| raw.tag("Result"))?;
     match text {
         "1-0" => Some(GameResult::WhiteWin),
@@ -492,7 +276,7 @@ fn result_of(raw: &RawGame) -> Option<GameResult> {
     }
 }
 
-fn to_game(raw: &RawGame) -> Result<Game, PgnError> {
+fn to_game(raw: &PgnGame) -> Result<Game, PgnError> {
     if raw.unterminated {
         return Err(PgnError::Unterminated);
     }
@@ -503,13 +287,15 @@ fn to_game(raw: &RawGame) -> Result<Game, PgnError> {
     };
     let mut start = pos;
     let mut plies = Vec::new();
-    for (index, (san, comment)) in raw.moves.iter().enumerate() {
-        let mv = pos.parse_san(san).map_err(|error| PgnError::BadMove {
-            ply: index + 1,
-            san: san.clone(),
-            error,
-        })?;
-        match comment.as_deref().and_then(parse_score_comment) {
+    for (index, played) in raw.moves.iter().enumerate() {
+        let mv = pos
+            .parse_san(&played.san)
+            .map_err(|error| PgnError::BadMove {
+                ply: index + 1,
+                san: played.san.clone(),
+                error,
+            })?;
+        match played.comment.as_deref().and_then(parse_score_comment) {
             Some(score) => {
                 let white = if pos.side_to_move() == Color::White {
                     score

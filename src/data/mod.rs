@@ -3,14 +3,16 @@
 //!
 //! `format` is the record format (header, records, `GameReader`) and its
 //! errors; `samples` replays a record into the positions a filter keeps;
-//! `append` opens a data file to add records to; `convert` turns PGN games
-//! with score comments into records; `epd` reads the EPD files of start
-//! positions that datagen and `genfens` start from.
+//! `append` opens a data file to add records to; `pgn` reads PGN text into
+//! games; `convert` turns PGN games with score comments into records;
+//! `epd` reads the EPD files of start positions that datagen and `genfens`
+//! start from.
 
 pub mod append;
 pub mod convert;
 pub mod epd;
 pub mod format;
+pub mod pgn;
 pub mod samples;
 
 pub use format::{DataError, Game, GameReader, GameResult, Ply};

@@ -15,9 +15,11 @@
 //! - `parse`: the pure parsers of `position` and `go`;
 //! - `error`: what can be rejected, as `UciError`;
 //! - `output`: `Reply`, what the engine says, and its UCI text;
+//! - `info_line`: an `info` search report read back into a value;
 //! - `sink`: where replies go (`Sink`, `Stdout`).
 
 pub mod error;
+pub mod info_line;
 pub mod options;
 pub mod output;
 pub mod parse;
