@@ -8,7 +8,8 @@
 //! each with its own usage and parser); `rng` is the one pseudo-random
 //! generator, `files` reads the files a user names, and `packed` is the
 //! (middlegame, endgame) score pair the generated tables, the evaluation
-//! and the tuner share.
+//! and the tuner share. `serve` is `kiln serve`, the browser page's server,
+//! on top of `uci`.
 
 pub mod book;
 pub mod chess;
@@ -19,6 +20,7 @@ pub mod nnue;
 pub mod packed;
 pub mod rng;
 pub mod search;
+pub mod serve;
 pub mod syzygy;
 #[rustfmt::skip]
 pub mod tables;

@@ -69,12 +69,15 @@ fn genfens(args: &[String]) -> ExitCode {
     uci_commands(&[words.join(" ")])
 }
 
-/// The tool called `name` (`genfens` after the `TOOLS`).
+/// Every tool: the `TOOLS`, then `serve` (which sits above `tools`, so
+/// declares itself in `kiln::serve`) and `genfens`.
+fn all_tools() -> impl Iterator<Item = &'static Tool> {
+    TOOLS.iter().chain([&kiln::serve::TOOL, &GENFENS])
+}
+
+/// The tool called `name`.
 fn tool(name: &str) -> Option<&'static Tool> {
-    TOOLS
-        .iter()
-        .chain(std::iter::once(&GENFENS))
-        .find(|tool| tool.name == name)
+    all_tools().find(|tool| tool.name == name)
 }
 
 /// What `kiln --help` prints: how to run the engine and every tool.
@@ -84,7 +87,7 @@ fn usage() -> String {
 each argument that holds a space is run as a UCI command (`kiln \"go depth 5\" quit`).
 `kiln <tool> --help` prints one tool's usage.\n",
     );
-    for tool in TOOLS.iter().chain(std::iter::once(&GENFENS)) {
+    for tool in all_tools() {
         let line = (tool.usage)();
         text += "\n  ";
         text += line.strip_prefix("usage: ").unwrap_or(&line);

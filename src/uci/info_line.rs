@@ -20,6 +20,16 @@ pub enum InfoScore {
     Mate(i32),
 }
 
+impl InfoScore {
+    /// A search score (`search::score`) as UCI gives it.
+    pub fn from_search(score: i32) -> InfoScore {
+        match mate_in_moves(score) {
+            Some(moves) => InfoScore::Mate(moves),
+            None => InfoScore::Cp(score),
+        }
+    }
+}
+
 /// Which side of the true score a failed aspiration window leaves it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoreBound {
@@ -56,10 +66,7 @@ impl InfoLine {
             depth: info.depth,
             seldepth: Some(info.seldepth),
             multipv: Some(info.multipv),
-            score: match mate_in_moves(info.score) {
-                Some(moves) => InfoScore::Mate(moves),
-                None => InfoScore::Cp(info.score),
-            },
+            score: InfoScore::from_search(info.score),
             bound: match info.bound {
                 Bound::Lower => Some(ScoreBound::Lower),
                 Bound::Upper => Some(ScoreBound::Upper),
