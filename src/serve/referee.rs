@@ -413,7 +413,10 @@ impl Referee {
             }
         });
         let now = Instant::now();
-        t.game.flag_if_out_of_time(now);
+        if t.game.flag_if_out_of_time(now) {
+            self.stop_search(&mut t);
+            self.changed(&mut t);
+        }
         if !t.game.resign(side, now) {
             return Err(ApiError::unprocessable(format!(
                 "the game is over ({})",
