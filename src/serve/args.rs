@@ -10,12 +10,9 @@ pub const DEFAULT_HOST: &str = "127.0.0.1";
 pub fn usage() -> String {
     format!(
         "usage: kiln serve [--port N] [--host ADDR] [--open] [--syzygy DIR]
-  Plays and analyses in the browser: serves a page and its HTTP API.
-  --port N      the port (default {DEFAULT_PORT}; 0 picks a free one); the URL
-                is printed on the first line
-  --host ADDR   the address to listen on (default {DEFAULT_HOST}, this machine only)
-  --open        opens the page in the browser (xdg-open)
-  --syzygy DIR  the engines' SyzygyPath"
+       play and analyse in the browser at the URL printed first (default
+       {DEFAULT_HOST}:{DEFAULT_PORT}, this machine only; --port 0 picks a free port;
+       --open runs xdg-open; --syzygy sets the engines' SyzygyPath); docs/serve.md"
     )
 }
 
