@@ -1,7 +1,8 @@
 //! A game written as PGN: tags, the moves with a score comment after each
-//! searched engine move in the form `kiln convert` reads
-//! (`{+0.35/12}`, `{-M3/20}`: the mover's view, pawns or moves to mate,
-//! then the depth), `{book}` after a book move, and the result.
+//! searched engine move in the form `kiln convert` reads and fastchess
+//! writes (`{+0.35/12}`, `{+M5/20}`, `{-M4/20}`: the mover's view, pawns or
+//! plies to mate, then the depth), `{book}` after a book move, and the
+//! result.
 
 use super::game::{result_text, Game, MoveNote};
 use crate::chess::{Color, Position};
@@ -18,8 +19,10 @@ pub fn move_comment(note: MoveNote) -> Option<String> {
                 let cp = cp.unsigned_abs();
                 format!("{sign}{}.{:02}/{depth}", cp / 100, cp % 100)
             }
-            InfoScore::Mate(n) if n < 0 => format!("-M{}/{depth}", n.unsigned_abs()),
-            InfoScore::Mate(n) => format!("+M{n}/{depth}"),
+            // Plies, as fastchess and cutechess count: mate in n moves is
+            // the mover's (2n - 1)th ply, mated in n comes after 2n.
+            InfoScore::Mate(n) if n <= 0 => format!("-M{}/{depth}", 2 * n.unsigned_abs()),
+            InfoScore::Mate(n) => format!("+M{}/{depth}", 2 * n.unsigned_abs() - 1),
         }),
     }
 }
@@ -119,8 +122,9 @@ mod tests {
             (InfoScore::Cp(-120), "-1.20/12", -120),
             (InfoScore::Cp(0), "+0.00/12", 0),
             (InfoScore::Cp(-5), "-0.05/12", -5),
-            (InfoScore::Mate(3), "+M3/12", MATE - 5),
-            (InfoScore::Mate(-2), "-M2/12", -(MATE - 4)),
+            (InfoScore::Mate(3), "+M5/12", MATE - 5),
+            (InfoScore::Mate(1), "+M1/12", MATE - 1),
+            (InfoScore::Mate(-2), "-M4/12", -(MATE - 4)),
         ];
         for (score, text, read) in cases {
             let comment = move_comment(MoveNote::Searched { score, depth: 12 }).unwrap();
