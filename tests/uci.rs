@@ -1153,7 +1153,7 @@ fn the_best_move_is_the_first_move_of_the_last_line_reported() {
                 .iter()
                 .filter(|l| l.starts_with("info ") && l.contains(" multipv 1 "))
                 .filter_map(|l| l.split(" pv ").nth(1)?.split_whitespace().next())
-                .last();
+                .next_back();
             assert_eq!(
                 last_pv,
                 Some(best.as_str()),
