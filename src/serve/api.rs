@@ -6,7 +6,7 @@
 use super::error::ApiError;
 use super::form::Form;
 use super::json::Json;
-use super::referee::{Referee, Target};
+use super::referee::{book_json, Referee, Target};
 use super::settings::{number_field, only_fields, FieldError, Settings};
 use crate::chess::{Color, Move, Position};
 use crate::data::pgn::{replay, split_games};
@@ -181,6 +181,23 @@ fn stop_analysis(referee: &Referee, form: &Form) -> Result<Answer, ApiError> {
     ))
 }
 
+/// `GET /api/book?fen=FEN`: the embedded book's moves at a position (the
+/// page's opening panel, at any position it shows).
+fn book(query: &Form) -> Result<Answer, ApiError> {
+    only_fields(query, &["fen"])?;
+    let fen = query
+        .get("fen")
+        .ok_or_else(|| FieldError::new("fen", "a position is needed"))?;
+    let pos = Position::from_fen(fen).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    Ok(Answer::Json(
+        200,
+        Json::obj([
+            ("fen", Json::str(pos.to_fen())),
+            ("moves", book_json(&pos, pos.castling_is_chess960())),
+        ]),
+    ))
+}
+
 /// `GET /api/events?game=ID` (or `analysis=ID`).
 fn events(referee: &Referee, query: &Form) -> Result<Answer, ApiError> {
     only_fields(query, &["game", "analysis", "token"])?;
@@ -243,6 +260,7 @@ pub fn route(referee: &Referee, method: &str, path: &str, query: &Form, body: &F
         ["analysis"] => answer("POST", post, &|| analyse(referee, body)),
         ["analysis", "stop"] => answer("POST", post, &|| stop_analysis(referee, body)),
         ["events"] => answer("GET, HEAD", get, &|| events(referee, query)),
+        ["book"] => answer("GET, HEAD", get, &|| book(query)),
         ["games", id, rest @ ..] => {
             let Some(id) = game_id(id) else {
                 return Routed::NotFound;
@@ -286,6 +304,31 @@ pub fn route(referee: &Referee, method: &str, path: &str, query: &Form, body: &F
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_book_answers_at_a_position() {
+        let form = |text: &str| Form::parse(text.as_bytes()).unwrap();
+        let start =
+            form("fen=rnbqkbnr%2Fpppppppp%2F8%2F8%2F8%2F8%2FPPPPPPPP%2FRNBQKBNR+w+KQkq+-+0+1");
+        let Ok(Answer::Json(200, json)) = book(&start) else {
+            panic!("the start position is answered");
+        };
+        let moves = json.get("moves").and_then(Json::as_array).unwrap();
+        assert!(moves
+            .iter()
+            .any(|m| m.get("san").and_then(Json::as_str) == Some("e4")));
+        assert!(moves.iter().all(|m| m
+            .get("weight")
+            .and_then(Json::as_i64)
+            .is_some_and(|w| w > 0)));
+        let bare = form("fen=4k3%2F8%2F8%2F8%2F8%2F8%2F8%2F4K3+w+-+-+0+1");
+        let Ok(Answer::Json(200, json)) = book(&bare) else {
+            panic!("a position out of the book is answered");
+        };
+        assert_eq!(json.get("moves").and_then(Json::as_array), Some(&[][..]));
+        assert!(book(&form("fen=nonsense")).is_err());
+        assert!(book(&form("")).is_err());
+    }
 
     #[test]
     fn dates_are_civil() {

@@ -100,8 +100,9 @@ fn uci_moves(moves: impl Iterator<Item = String>) -> String {
     }
 }
 
-/// The book's moves in `pos`, as the state shows them.
-fn book_json(pos: &Position, chess960: bool) -> Json {
+/// The book's moves in `pos`, as the state (and `GET /api/book`) shows
+/// them.
+pub fn book_json(pos: &Position, chess960: bool) -> Json {
     Json::Arr(
         Book::embedded()
             .probe(pos)
