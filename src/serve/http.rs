@@ -25,9 +25,9 @@ use super::json::Json;
 use super::referee::Referee;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::sync::Arc;
-use tiny_http::{Header, Request, Response, Server};
+use tiny_http::{Request, Server};
 
 /// The largest request body read.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -137,23 +137,38 @@ pub fn start(args: &ServeArgs) -> Result<Running, BindError> {
     })
 }
 
-/// A header made of known-good text (`None` if it were not).
-fn header(name: &str, value: &str) -> Option<Header> {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
-}
-
-/// Sends `body` with `status` and `content_type`, and the common headers.
+/// Sends `body` with `status` and `content_type`, and the common headers,
+/// and closes the connection. tiny_http serves each connection on a pool
+/// thread for as long as the client keeps it open, and its pool can leave
+/// a newly accepted connection queued behind kept-alive ones when a
+/// browser opens several at once (a page load that never finishes); a
+/// connection closed after each answer frees its thread at once. So the
+/// answer is written here, with `Connection: close`, which tiny_http's
+/// `Response` does not let a handler add.
 fn send(request: Request, status: u16, content_type: &str, body: Vec<u8>, extra: &[(&str, &str)]) {
-    let mut response = Response::from_data(body).with_status_code(status);
+    let head_only = request.method().as_str().eq_ignore_ascii_case("HEAD");
+    let reason = tiny_http::StatusCode(status).default_reason_phrase();
+    let mut head = format!("HTTP/1.1 {status} {reason}\r\n");
     let content = [("Content-Type", content_type)];
-    let headers = COMMON_HEADERS.iter().chain(extra).chain(&content);
-    for &(name, value) in headers {
-        if let Some(h) = header(name, value) {
-            response.add_header(h);
-        }
+    for &(name, value) in COMMON_HEADERS.iter().chain(extra).chain(&content) {
+        head += &format!("{name}: {value}\r\n");
     }
+    head += &format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let mut out = request.into_writer();
     // A client that has gone is no error of the server's.
-    let _ = request.respond(response);
+    let _ = out
+        .write_all(head.as_bytes())
+        .and_then(|()| {
+            if head_only {
+                Ok(())
+            } else {
+                out.write_all(&body)
+            }
+        })
+        .and_then(|()| out.flush());
 }
 
 fn send_json(request: Request, status: u16, json: &Json) {
