@@ -167,7 +167,14 @@ function render({ animate = true } = {}) {
 
 function applyState(state) {
   const old = view.game;
+  // An older state, or the one shown already (the answer to a move and
+  // the event that follows it carry the same).
   if (old && old.id === state.id && state.version < old.version) return;
+  if (old && old.id === state.id && state.version === old.version) {
+    old.clocks = state.clocks;
+    if (old.tc !== "none") clocks.set(state.clocks);
+    return;
+  }
   const fresh = !old || old.id !== state.id;
   view.game = state;
   if (view.ply !== null && view.ply > state.moves.length) view.ply = null;

@@ -84,8 +84,12 @@ export class Board {
    * none.
    */
   async show(fen, { lastMove = null, check = null, legal = null, animate = true } = {}) {
+    // The same again (a state event after the answer that carried it):
+    // leave alone, so a move being made is not cut off.
+    const key = JSON.stringify([fen, lastMove, check, legal]);
+    if (key === this.shown) return;
+    this.shown = key;
     this.legal = legal ?? [];
-    this.board.cancelMoveInput?.();
     this.board.removeMarkers();
     if (lastMove) {
       const { from, to } = parseUci(lastMove);
