@@ -277,6 +277,24 @@ try {
   check(/\{[+-](\d+\.\d\d|M\d+)\/\d+\}/.test(promoted), `the engine's move has its score comment: ${promoted}`);
   await page.screenshot({ path: join(outDir, "promotion.png") });
 
+  step("score the whole game at fixed nodes per move");
+  await page.locator("#pass-nodes").selectOption("50000");
+  await page.click("#game-pass");
+  await page.waitForFunction(() => document.getElementById("pass-progress").textContent === "done");
+  check((await page.locator("#graph .graph-line").count()) === 1, "the score graph is drawn");
+
+  step("a rematch swaps the sides; resigning ends it");
+  await page.click("#rematch");
+  await waitForStatus(page, /Your move \(Black\)/);
+  check(
+    (await page.locator("#player-bottom .name").textContent()) === "You (black)",
+    "the board turns to put the person's side at the bottom",
+  );
+  check((await movesShown(page)).length === 1, "the engine moved first");
+  await page.click("#resign");
+  await page.click("#resign");
+  await waitForStatus(page, /Black resigned — White wins \(1-0\)/);
+
   // ---- 5. A fixed position, compared with the committed image ----
   step("compare a fixed position with the committed screenshot");
   await newGame(page, { side: "both", text: "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#" });
