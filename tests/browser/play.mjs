@@ -271,6 +271,22 @@ try {
   await waitForMoves(page, 2);
   const promotedMoves = await movesShown(page);
   check(/^a8=R\+?$/.test(promotedMoves[0]), `the pawn became a rook: ${promotedMoves}`);
+  // The board shows the engine's reply once its piece has glided there.
+  await page.waitForFunction(() => {
+    const fen = document.getElementById("fen").value.split(" ")[0];
+    const ranks = fen.split("/");
+    for (let r = 0; r < 8; r++) {
+      let file = 0;
+      for (const c of ranks[r]) {
+        if (c >= "1" && c <= "8") file += Number(c);
+        else if (c === "k") {
+          const square = "abcdefgh"[file] + (8 - r);
+          return document.querySelector(`#board g[data-piece="bk"][data-square="${square}"]`) !== null;
+        } else file += 1;
+      }
+    }
+    return false;
+  });
   const promoted = await downloadPgn(page);
   check(/\[FEN "8\/P7\/8\/8\/8\/8\/k7\/4K3 w - - 0 1"\]/.test(promoted), "the PGN starts from the FEN");
   check(/1\. a8=R\+? /.test(promoted), `the PGN has the promotion: ${promoted}`);
