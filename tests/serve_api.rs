@@ -12,7 +12,7 @@ use kiln::rng::Rng;
 use kiln::search::score::MATE;
 use kiln::serve::args::ServeArgs;
 use kiln::serve::form::encode;
-use kiln::serve::http::{start, Running};
+use kiln::serve::http::{start, Running, MAX_ACTIVE_REQUESTS};
 use kiln::serve::json::Json;
 use kiln::serve::referee::info_json;
 use kiln::uci::info_line::InfoLine;
@@ -984,4 +984,47 @@ fn random_bytes_into_every_parser_and_route_never_give_a_500() {
         drop(stream);
     }
     assert_eq!(get(&srv, "/api/info").status, 200);
+}
+
+#[test]
+fn a_flood_of_requests_gets_503_and_the_server_recovers() {
+    let srv = server();
+    let game = new_game(&srv, "human=both");
+    let id = field_i64(&game, "id");
+    // Event streams hold a request thread each for as long as they last.
+    let streams: Vec<TcpStream> = (0..MAX_ACTIVE_REQUESTS)
+        .map(|_| {
+            let mut stream = TcpStream::connect(("127.0.0.1", srv.port)).unwrap();
+            write!(
+                stream,
+                "GET /api/events?game={id} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nX-Kiln-Token: {}\r\n\r\n",
+                srv.port, srv.token
+            )
+            .unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            assert_eq!(read_head(&mut reader).0, 200);
+            stream
+        })
+        .collect();
+    let refused = get(&srv, "/api/info");
+    assert_eq!(refused.status, 503, "{}", refused.error());
+    assert!(refused.error().contains("too many requests"));
+    // Closed streams give their threads back at their next event.
+    drop(streams);
+    let moved = post(&srv, &format!("/api/games/{id}/move"), "uci=e2e4&version=0");
+    assert!(
+        moved.status == 200 || moved.status == 503,
+        "{}",
+        moved.status
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let answer = get(&srv, "/api/info");
+        if answer.status == 200 {
+            break;
+        }
+        assert_eq!(answer.status, 503);
+        assert!(Instant::now() < deadline, "the server never recovered");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

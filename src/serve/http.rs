@@ -26,6 +26,7 @@ use super::referee::Referee;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::io::{Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use tiny_http::{Request, Server};
 
@@ -34,6 +35,9 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// A request that announces a body larger than this is left unanswered
 /// (tiny_http would buffer the announced size to discard it).
 const MAX_ANNOUNCED_BODY: usize = 64 * 1024 * 1024;
+/// Requests served at once, each on a thread of its own (an event stream
+/// holds its thread for as long as it lasts); more get 503 at once.
+pub const MAX_ACTIVE_REQUESTS: usize = 64;
 /// Engines live at once (see `engines`).
 pub const LIVE_ENGINES: usize = 4;
 
@@ -125,9 +129,24 @@ pub fn start(args: &ServeArgs) -> Result<Running, BindError> {
         referee: Referee::start(LIVE_ENGINES, setup),
     });
     std::thread::spawn(move || {
+        let active = Arc::new(AtomicUsize::new(0));
         for request in server.incoming_requests() {
+            // A flood of connections gets 503s, not a thread each.
+            if active.load(Ordering::SeqCst) >= MAX_ACTIVE_REQUESTS {
+                let error = ApiError::new(503, "too many requests at once; try again");
+                send_error(request, &error);
+                continue;
+            }
+            let slot = ActiveRequest::take(&active);
             let site = Arc::clone(&site);
-            std::thread::spawn(move || site.handle(request));
+            // A thread the system cannot make drops the request (its
+            // connection closes) rather than stopping the server.
+            let _ = std::thread::Builder::new()
+                .name("serve-request".into())
+                .spawn(move || {
+                    let _slot = slot;
+                    site.handle(request)
+                });
         }
     });
     Ok(Running {
@@ -135,6 +154,22 @@ pub fn start(args: &ServeArgs) -> Result<Running, BindError> {
         port,
         token,
     })
+}
+
+/// One request being served: counted in `active` while it lives.
+struct ActiveRequest(Arc<AtomicUsize>);
+
+impl ActiveRequest {
+    fn take(active: &Arc<AtomicUsize>) -> ActiveRequest {
+        active.fetch_add(1, Ordering::SeqCst);
+        ActiveRequest(Arc::clone(active))
+    }
+}
+
+impl Drop for ActiveRequest {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// Sends `body` with `status` and `content_type`, and the common headers,
