@@ -67,8 +67,22 @@ fn limited(fen: &str, elo: i64, seed: u64) -> SearchResult {
 
 /// The lines a limited search chose among: those its last completed
 /// iteration reported (exact scores; an aspiration window's interim
-/// reports are bounds), best first, with that iteration's depth.
+/// reports are bounds), best first, with that iteration's depth. When the
+/// chosen line is not line 1, the search reports it once more at the end
+/// (so a GUI's last line shows the move played): that repeat is not one
+/// of them.
 fn last_lines(infos: &[SearchInfo]) -> (i32, Vec<&SearchInfo>) {
+    let infos = match infos.split_last() {
+        Some((answer, rest))
+            if answer.multipv == 1
+                && rest
+                    .iter()
+                    .any(|i| i.depth == answer.depth && i.multipv > 1 && i.pv == answer.pv) =>
+        {
+            rest
+        }
+        _ => infos,
+    };
     let exact: Vec<&SearchInfo> = infos.iter().filter(|i| i.bound == Bound::Exact).collect();
     let depth = exact
         .iter()
@@ -122,6 +136,13 @@ fn every_level_plays_legal_moves() {
                 next.make_move(result.best);
                 assert!(next.is_legal(ponder), "{fen} at {elo}: ponder");
             }
+            // The last line reported is the one played.
+            let last = infos.iter().rev().find(|i| i.multipv == 1);
+            assert_eq!(
+                last.and_then(|i| i.pv.first()),
+                Some(&result.best),
+                "{fen} at {elo}: last reported line"
+            );
             // Any line another seed could play: a legal move, and a legal
             // reply to ponder on.
             for line in last_lines(&infos).1 {
