@@ -132,14 +132,7 @@ mod tests {
             &["g1h1", "g8h8", "b1b7"],
             true,
         );
-        let mut bytes = Vec::new();
-        write_header(&mut bytes).unwrap();
-        bytes.extend(encode_game(&game));
-        let read = GameReader::new(&bytes[..])
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap();
+        let read = written_and_read(&game);
         let samples = read.samples(&SampleFilter::ALL, 0).unwrap();
         assert_eq!(samples.len(), game.plies.len());
         let mut pos = game.start;
@@ -150,18 +143,23 @@ mod tests {
         }
     }
 
+    /// `game` written as a data file and read back.
+    fn written_and_read(game: &Game) -> Game {
+        let mut bytes = Vec::new();
+        write_header(&mut bytes).unwrap();
+        bytes.extend(encode_game(game));
+        GameReader::new(&bytes[..])
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+    }
+
     #[test]
     fn an_illegal_move_is_found_when_the_game_is_replayed() {
         let mut game = game_from(Position::STARTPOS_FEN, &["e2e4"], false);
         game.plies[0].mv = Move::from_bits(0x0FFF);
-        let mut bytes = Vec::new();
-        write_header(&mut bytes).unwrap();
-        bytes.extend(encode_game(&game));
-        let read = GameReader::new(&bytes[..])
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap();
+        let read = written_and_read(&game);
         assert!(matches!(
             read.samples(&SampleFilter::ALL, 3),
             Err(DataError::IllegalMove { game: 3, ply: 0 })

@@ -118,6 +118,18 @@ pub fn book_json(pos: &Position, chess960: bool) -> Json {
     )
 }
 
+/// An `info` event: `source` (who searched which position), then the
+/// report read from `root` (see `info_json`).
+fn info_event(
+    mut source: Vec<(&'static str, Json)>,
+    line: &InfoLine,
+    root: &Position,
+    chess960: bool,
+) -> Json {
+    source.extend(info_json(line, root, chess960));
+    Json::obj(source)
+}
+
 /// A search report as the `info` event carries it: `pv` in UCI and SAN
 /// (from `root`), the score from the side to move's view.
 pub fn info_json(line: &InfoLine, root: &Position, chess960: bool) -> Vec<(&'static str, Json)> {
@@ -588,15 +600,15 @@ impl Referee {
                 wdl,
                 chess960,
             } => {
-                let line = InfoLine::from_search(&info, wdl, chess960);
-                let mut data = vec![
+                let source = vec![
                     ("source", Json::str("game")),
                     ("game", Json::int(id as i64)),
                     ("ply", Json::int(t.game.moves().len() as i64)),
                     ("fen", Json::str(t.game.position().to_fen())),
                 ];
-                data.extend(info_json(&line, t.game.position(), t.game.chess960));
-                self.hub.publish(id, "info", &Json::obj(data));
+                let line = InfoLine::from_search(&info, wdl, chess960);
+                let event = info_event(source, &line, t.game.position(), t.game.chess960);
+                self.hub.publish(id, "info", &event);
                 return false;
             }
             Reply::BookMove { mv, .. } => (mv, MoveNote::Book),
@@ -658,9 +670,8 @@ impl Referee {
                 chess960,
             } => {
                 let line = InfoLine::from_search(&info, wdl, chess960);
-                let mut data = source.to_vec();
-                data.extend(info_json(&line, &a.root, a.chess960));
-                self.hub.publish(channel, "info", &Json::obj(data));
+                let event = info_event(source.to_vec(), &line, &a.root, a.chess960);
+                self.hub.publish(channel, "info", &event);
             }
             Reply::BestMove { result, .. } => {
                 lock(&self.pool).finished(Seat::Analyst(channel), note.ticket);

@@ -6,6 +6,7 @@
 
 use std::fmt;
 use std::ops::RangeBounds;
+use std::process::ExitCode;
 use std::str::FromStr;
 
 /// Why a tool's command line was refused.
@@ -41,6 +42,15 @@ impl fmt::Display for ArgError {
 }
 
 impl std::error::Error for ArgError {}
+
+/// A tool's parsed arguments, or, for arguments it refuses, the error and
+/// the tool's usage on stderr and the exit code 2 to return.
+pub fn or_usage<T>(parsed: Result<T, ArgError>, usage: &str) -> Result<T, ExitCode> {
+    parsed.map_err(|e| {
+        eprintln!("{e}\n{usage}");
+        ExitCode::from(2)
+    })
+}
 
 /// Walks a tool's arguments flag by flag.
 pub struct Flags<'a> {

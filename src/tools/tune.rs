@@ -38,7 +38,7 @@ use crate::eval::{self, eg, mg, MAX_PHASE};
 use crate::packed::PackedScore;
 use crate::search::MAX_THREADS;
 use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TUNED_CONSTANTS, WEIGHT_COUNT};
-use crate::tools::args::{ArgError, Flags};
+use crate::tools::args::{or_usage, ArgError, Flags};
 use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -147,12 +147,9 @@ pub fn usage() -> String {
 /// (progress on stderr, the losses on stdout) and rewrites the codegen
 /// parameter files unless `--dry-run`.
 pub fn main(args: &[String]) -> ExitCode {
-    let config = match Config::from_args(args) {
+    let config = match or_usage(Config::from_args(args), &usage()) {
         Ok(config) => config,
-        Err(e) => {
-            eprintln!("{e}\n{}", usage());
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let report = match run(&config, &mut std::io::stderr()) {
         Ok(r) => r,

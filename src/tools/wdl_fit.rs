@@ -10,7 +10,7 @@
 //! on the mean negative log-likelihood, started from the committed model;
 //! it prints the constants to put into `search/wdl.rs`.
 
-use super::args::{ArgError, Flags};
+use super::args::{or_usage, ArgError, Flags};
 use super::fit::adam::{Moments, Step};
 use super::fit::{self, sigmoid};
 use crate::data::{GameResult, SampleFilter, DEFAULT_DATA_FILE};
@@ -268,12 +268,9 @@ pub fn usage() -> String {
 /// `kiln wdl-fit [--data FILE]...`: the win/draw/loss model fitted to
 /// self-play data (default `DEFAULT_DATA_FILE`), printed as constants.
 pub fn main(args: &[String]) -> ExitCode {
-    let data = match data_from_args(args) {
+    let data = match or_usage(data_from_args(args), USAGE) {
         Ok(data) => data,
-        Err(e) => {
-            eprintln!("{e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     match run(&data, &mut std::io::stdout()) {
         Ok(_) => ExitCode::SUCCESS,

@@ -635,44 +635,51 @@ impl Engine {
         self.say(Reply::Text(self.position.diagram().to_string()));
     }
 
-    /// The evaluation the search starts from at the current position, for
-    /// the side to move: the network's unless `UseNNUE` is off or the
-    /// position is a mating ending, which the classical evaluation knows.
-    fn static_eval(&self) -> i32 {
-        if !self.options.check(USE_NNUE) || eval::is_mating_ending(&self.position) {
-            return eval::evaluate(&self.position);
+    /// The network `eval` and the search use: the one `EvalFile` loaded,
+    /// or the embedded one.
+    fn network(&self) -> &Network {
+        self.loaded_network.as_deref().unwrap_or(&nnue::EMBEDDED)
+    }
+
+    /// Which evaluation the search starts from at the current position,
+    /// and why: the network, unless `UseNNUE` is off or the position is a
+    /// mating ending, which the classical evaluation knows (`None`).
+    fn evaluator(&self) -> (Option<&Network>, &'static str) {
+        if !self.options.check(USE_NNUE) {
+            (None, "classical")
+        } else if eval::is_mating_ending(&self.position) {
+            (None, "classical: bare king against mating material")
+        } else {
+            (Some(self.network()), "NNUE")
         }
-        match &self.loaded_network {
+    }
+
+    /// The evaluation the search starts from at the current position, for
+    /// the side to move (see `evaluator`).
+    fn static_eval(&self) -> i32 {
+        match self.evaluator().0 {
             Some(net) => net.evaluate(&self.position),
-            None => nnue::EMBEDDED.evaluate(&self.position),
+            None => eval::evaluate(&self.position),
         }
     }
 
     fn cmd_eval(&self) {
         let b = eval::breakdown(&self.position);
         self.say(Reply::Text(b.to_string()));
-        let (net, source): (&Network, String) = match &self.loaded_network {
-            Some(net) => (
-                net,
-                format!("'{}'", error::echo(self.options.text(EVAL_FILE))),
-            ),
-            None => (&nnue::EMBEDDED, nnue::NETWORK_FILE.to_string()),
+        let source = match &self.loaded_network {
+            Some(_) => format!("'{}'", error::echo(self.options.text(EVAL_FILE))),
+            None => nnue::NETWORK_FILE.to_string(),
         };
-        let network_eval = net.evaluate(&self.position);
         self.say(Reply::Text(format!(
-            "NNUE evaluation: {network_eval} (side to move, network {source}, {} kernels)",
+            "NNUE evaluation: {} (side to move, network {source}, {} kernels)",
+            self.network().evaluate(&self.position),
             nnue::Kernels::detect().name()
         )));
         let use_nnue = self.options.check(USE_NNUE);
-        let (used, which) = if !use_nnue {
-            (b.total, "classical")
-        } else if eval::is_mating_ending(&self.position) {
-            (b.total, "classical: bare king against mating material")
-        } else {
-            (network_eval, "NNUE")
-        };
         self.say(Reply::Text(format!(
-            "Final evaluation: {used} (side to move, {which}; UseNNUE {use_nnue})"
+            "Final evaluation: {} (side to move, {}; UseNNUE {use_nnue})",
+            self.static_eval(),
+            self.evaluator().1
         )));
     }
 

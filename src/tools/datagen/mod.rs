@@ -23,6 +23,7 @@ pub use run::run;
 pub use starts::Starts;
 
 use crate::data::samples::{export_text, SampleFilter};
+use crate::tools::args::or_usage;
 use std::process::ExitCode;
 
 /// `kiln datagen --help`.
@@ -35,12 +36,9 @@ pub fn main(args: &[String]) -> ExitCode {
     if args.first().map(String::as_str) == Some("export") {
         return export(&args[1..]);
     }
-    let config = match Config::from_args(args) {
+    let config = match or_usage(Config::from_args(args), USAGE) {
         Ok(config) => config,
-        Err(e) => {
-            eprintln!("{e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     match run(&config, &mut std::io::stderr()) {
         Ok(written) => {

@@ -38,6 +38,7 @@ pub use samples::{fit_eval_scale, load, Loaded, TrainSample};
 use super::fit::adam::{Moments, Step};
 use crate::nnue;
 use crate::rng::Rng;
+use crate::tools::args::or_usage;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -261,12 +262,9 @@ pub fn usage() -> String {
 /// `kiln train ...`: a network fitted to self-play data, progress on
 /// stderr.
 pub fn main(args: &[String]) -> ExitCode {
-    let config = match Config::from_args(args) {
+    let config = match or_usage(Config::from_args(args), USAGE) {
         Ok(config) => config,
-        Err(e) => {
-            eprintln!("{e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     match run(&config, &mut std::io::stderr()) {
         Ok(_) => ExitCode::SUCCESS,
