@@ -243,6 +243,7 @@ impl<'a> Searcher<'a> {
     pub fn play(&mut self, pos: &Position, mv: Move, ply: usize) -> Position {
         let mut next = *pos;
         next.make_move(mv);
+        self.tt.prefetch(next.key());
         if self.network.is_some() {
             self.accumulators.push_move(ply, pos, mv);
         }
@@ -254,6 +255,7 @@ impl<'a> Searcher<'a> {
     pub fn play_null(&mut self, pos: &Position, ply: usize) -> Position {
         let mut next = *pos;
         next.make_null_move();
+        self.tt.prefetch(next.key());
         if self.network.is_some() {
             self.accumulators.push_null(ply);
         }
