@@ -1,6 +1,12 @@
 //! `kiln spsa`: every tunable search parameter as a line of OpenBench's
 //! SPSA input, `NAME, int, DEFAULT, MIN, MAX, C_END, R_END`. Only a build
 //! with `--features tune` has tunable parameters.
+//!
+//! `schedule` is OpenBench's SPSA schedule and `state` a local tune's
+//! resumable state file.
+
+pub mod schedule;
+pub mod state;
 
 use std::process::ExitCode;
 
