@@ -22,7 +22,7 @@ pub const MAX_GAME_PLIES: usize = 400;
 /// The result the rules give, if the game is over: checkmate, stalemate,
 /// the fifty-move rule, threefold repetition, dead material. `keys` are the
 /// game's positions, `pos` last.
-pub(super) fn rules_result(pos: &Position, keys: &[u64]) -> Option<GameResult> {
+pub fn rules_result(pos: &Position, keys: &[u64]) -> Option<GameResult> {
     if legal_moves(pos).is_empty() {
         return Some(if !pos.in_check() {
             GameResult::Draw

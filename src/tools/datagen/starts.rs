@@ -23,11 +23,7 @@ pub const MAX_START_SCORE: i32 = 400;
 
 /// A start position: the configured start plus random legal plies, or
 /// `None` when the random plies ran into the end of the game.
-pub(super) fn random_start(
-    starts: &Starts,
-    random_plies: usize,
-    rng: &mut Rng,
-) -> Option<Position> {
+pub fn random_start(starts: &Starts, random_plies: usize, rng: &mut Rng) -> Option<Position> {
     let mut pos = match starts {
         Starts::Standard => Position::startpos(),
         Starts::Chess960 => {
