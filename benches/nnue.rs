@@ -23,6 +23,7 @@ fn update_and_evaluate(c: &mut Criterion) {
     let mut group = c.benchmark_group("nnue");
     let mut kernels = vec![("portable", Kernels::PORTABLE)];
     kernels.extend(Kernels::avx2().map(|k| ("avx2", k)));
+    kernels.extend(Kernels::avx512().map(|k| ("avx512", k)));
     for (name, kernels) in kernels {
         // One stack per position, its root computed once: the loop pays
         // for one update (both perspectives) and one output layer a move.

@@ -10,9 +10,10 @@ pub mod file;
 
 use std::path::Path;
 
-/// The hidden sizes the engine's kernels take: multiples of 16 up to 512.
+/// The hidden sizes the engine's kernels take: multiples of 32 (the i16
+/// values in an AVX-512 register) up to 512.
 fn engine_takes(hidden: usize) -> bool {
-    hidden.is_multiple_of(16) && hidden <= 512
+    hidden.is_multiple_of(32) && hidden <= 512
 }
 
 /// Checks the network file at `path` (`shown` is how errors name it) and
@@ -22,7 +23,7 @@ pub fn network_module(path: &Path, shown: &str) -> Result<String, String> {
     let weights = file::read(&bytes).map_err(|e| format!("{shown}: {e}"))?;
     if !engine_takes(weights.hidden) {
         return Err(format!(
-            "{shown}: hidden size {} (the engine takes multiples of 16 up to 512)",
+            "{shown}: hidden size {} (the engine takes multiples of 32 up to 512)",
             weights.hidden
         ));
     }

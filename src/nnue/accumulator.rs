@@ -315,7 +315,7 @@ mod tests {
         let net = Network::from_weights(&reference).unwrap();
         let mut seen = [false; file::MAX_OUTPUT_BUCKETS];
         let mut checked = 0;
-        for kernels in [Some(Kernels::PORTABLE), Kernels::avx2()]
+        for kernels in [Some(Kernels::PORTABLE), Kernels::avx2(), Kernels::avx512()]
             .into_iter()
             .flatten()
         {
@@ -343,27 +343,33 @@ mod tests {
 
     #[test]
     fn the_simd_kernels_compute_what_the_portable_ones_do() {
-        let Some(avx2) = Kernels::avx2() else {
-            eprintln!("no AVX2 on this CPU: only the portable kernels run here");
-            return;
-        };
         let mut portable = AccumulatorStack::with_kernels(40, Kernels::PORTABLE);
         let mut checked = 0;
-        walk(&EMBEDDED, avx2, |pos, ply, stack| {
-            portable.set_root(&EMBEDDED, pos);
-            let scratch = portable.evaluate(&EMBEDDED, pos, 0);
-            assert_eq!(
-                stack.evaluate(&EMBEDDED, pos, ply),
-                scratch,
-                "{}",
-                pos.to_fen()
-            );
-            assert_eq!(
-                stack.entries[ply].acc.halves,
-                portable.entries[0].acc.halves
-            );
-            checked += 1;
-        });
+        for (name, simd) in [("AVX2", Kernels::avx2()), ("AVX-512", Kernels::avx512())] {
+            let Some(simd) = simd else {
+                eprintln!("no {name} on this CPU: its kernels are not tested here");
+                continue;
+            };
+            walk(&EMBEDDED, simd, |pos, ply, stack| {
+                portable.set_root(&EMBEDDED, pos);
+                let scratch = portable.evaluate(&EMBEDDED, pos, 0);
+                assert_eq!(
+                    stack.evaluate(&EMBEDDED, pos, ply),
+                    scratch,
+                    "{name}: {}",
+                    pos.to_fen()
+                );
+                assert_eq!(
+                    stack.entries[ply].acc.halves,
+                    portable.entries[0].acc.halves
+                );
+                checked += 1;
+            });
+        }
+        if checked == 0 {
+            eprintln!("no SIMD kernels on this CPU: only the portable ones run here");
+            return;
+        }
         assert!(checked > 3_000, "{checked} positions");
     }
 

@@ -35,9 +35,10 @@ include!(concat!(env!("OUT_DIR"), "/network.rs"));
 pub const MAX_ACTIVE: usize = 32;
 
 // The output kernels sum 2 × HIDDEN squared activations in eight i32
-// lanes; at most 512 neurons keeps every lane far from overflow. The SIMD
-// kernels step through the accumulator 16 values at a time.
-const _: () = assert!(HIDDEN <= 512 && HIDDEN.is_multiple_of(16));
+// lanes (AVX2; sixteen with AVX-512); at most 512 neurons keeps every lane
+// far from overflow. The SIMD kernels step through the accumulator 16
+// (AVX2) or 32 (AVX-512) values at a time.
+const _: () = assert!(HIDDEN <= 512 && HIDDEN.is_multiple_of(32));
 
 /// The input feature of `piece` on `sq`, seen from `perspective`.
 #[inline]
