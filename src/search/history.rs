@@ -9,7 +9,7 @@ use super::params::{
     CAPTURE_HISTORY_MAX, CONTINUATION_HISTORY_MAX, HISTORY_BONUS_LINEAR_FACTOR, HISTORY_BONUS_MAX,
     HISTORY_BONUS_QUADRATIC_FACTOR, HISTORY_MAX,
 };
-use crate::chess::{Move, Piece, Position};
+use crate::chess::{Bitboard, Move, Piece, Position};
 
 /// The capture-history slot of a noisy move that captures nothing (a
 /// promotion by a push); slots 0..=4 are the captured kind.
@@ -18,15 +18,25 @@ const NO_CAPTURE: usize = 6;
 /// Entries of one continuation-history row: [piece][destination].
 const ROW: usize = 12 * 64;
 
-/// The continuation-history rows a node reads and updates: one for the move
-/// one ply back, one for the move two plies back, each chosen by that move's
-/// piece and destination (none at the root's first plies or after a null move).
+/// What a node's quiet-history lookups depend on besides the move: the
+/// continuation-history rows it reads and updates (one for the move one ply
+/// back, one for the move two plies back, each chosen by that move's piece
+/// and destination; none at the root's first plies or after a null move),
+/// and the squares the opponent attacks (butterfly history keeps apart a
+/// move from or to an attacked square: fleeing a threat, stepping into one).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Continuations([Option<u32>; 2]);
+pub struct Continuations {
+    rows: [Option<u32>; 2],
+    threats: Bitboard,
+}
 
 impl Continuations {
-    /// No continuation: quiet moves are scored by butterfly history alone.
-    pub const NONE: Continuations = Continuations([None; 2]);
+    /// No continuation and no threats: quiet moves are scored by butterfly
+    /// history alone.
+    pub const NONE: Continuations = Continuations {
+        rows: [None; 2],
+        threats: Bitboard::EMPTY,
+    };
 
     /// From the (moved piece, move) one and two plies back.
     #[inline]
@@ -34,7 +44,26 @@ impl Continuations {
         let row = |back: Option<(Piece, Move)>| {
             back.map(|(piece, mv)| ((piece.index() * 64 + mv.to().index()) * ROW) as u32)
         };
-        Continuations([row(one_back), row(two_back)])
+        Continuations {
+            rows: [row(one_back), row(two_back)],
+            threats: Bitboard::EMPTY,
+        }
+    }
+
+    /// The same, with `threats` the squares the opponent attacks.
+    #[inline]
+    pub fn with_threats(self, threats: Bitboard) -> Continuations {
+        Continuations { threats, ..self }
+    }
+
+    /// The butterfly slot of `mv` by threats: whether its origin, and its
+    /// destination, are attacked.
+    #[inline]
+    fn threat_slot(&self, mv: Move) -> (usize, usize) {
+        (
+            self.threats.has(mv.from()) as usize,
+            self.threats.has(mv.to()) as usize,
+        )
     }
 }
 
@@ -46,8 +75,13 @@ pub fn history_bonus(depth: i32) -> i32 {
         .min(HISTORY_BONUS_MAX())
 }
 
+/// Butterfly history of one side: [origin attacked][destination
+/// attacked][origin][destination].
+type Butterfly = [[[[i32; 64]; 64]; 2]; 2];
+
 pub struct History {
-    butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    /// Quiet moves by [side][origin attacked][destination attacked][origin][destination].
+    butterfly: Box<[Butterfly; 2]>,
     /// Noisy moves by [moving piece][destination][captured kind or NO_CAPTURE].
     captures: Box<[[[i32; 7]; 64]; 12]>,
     /// Quiet moves after the move one ply back, then two plies back:
@@ -63,7 +97,7 @@ pub struct History {
 impl Default for History {
     fn default() -> Self {
         History {
-            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            butterfly: Box::new([[[[[0; 64]; 64]; 2]; 2]; 2]),
             captures: Box::new([[[0; 7]; 64]; 12]),
             continuation: [
                 vec![0; 12 * 64 * ROW].into_boxed_slice(),
@@ -86,10 +120,12 @@ impl History {
     #[inline]
     pub fn quiet_score(&self, pos: &Position, mv: Move, conts: &Continuations) -> i32 {
         let side = pos.side_to_move();
-        let mut score = self.butterfly[side.index()][mv.from().index()][mv.to().index()];
+        let (from_attacked, to_attacked) = conts.threat_slot(mv);
+        let mut score = self.butterfly[side.index()][from_attacked][to_attacked][mv.from().index()]
+            [mv.to().index()];
         if let Some(piece) = pos.piece_at(mv.from()) {
             let cell = piece.index() * 64 + mv.to().index();
-            for (table, row) in self.continuation.iter().zip(conts.0) {
+            for (table, row) in self.continuation.iter().zip(conts.rows) {
                 if let Some(row) = row {
                     score += table[row as usize + cell] as i32;
                 }
@@ -107,14 +143,16 @@ impl History {
     /// Updates every table behind `quiet_score` by `delta`.
     pub fn update_quiet(&mut self, pos: &Position, mv: Move, conts: &Continuations, delta: i32) {
         let side = pos.side_to_move();
+        let (from_attacked, to_attacked) = conts.threat_slot(mv);
         Self::nudge(
-            &mut self.butterfly[side.index()][mv.from().index()][mv.to().index()],
+            &mut self.butterfly[side.index()][from_attacked][to_attacked][mv.from().index()]
+                [mv.to().index()],
             delta,
             HISTORY_MAX(),
         );
         if let Some(piece) = pos.piece_at(mv.from()) {
             let cell = piece.index() * 64 + mv.to().index();
-            for (table, row) in self.continuation.iter_mut().zip(conts.0) {
+            for (table, row) in self.continuation.iter_mut().zip(conts.rows) {
                 if let Some(row) = row {
                     let entry = &mut table[row as usize + cell];
                     let mut value = *entry as i32;
@@ -218,6 +256,30 @@ mod tests {
         assert_eq!(history.quiet_score(&pos, push, &elsewhere), 1000);
         // Another move of ours: untouched.
         assert_eq!(history.quiet_score(&pos, mv(&pos, "d2d4"), &here), 0);
+    }
+
+    #[test]
+    fn butterfly_history_is_kept_apart_by_threats() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/3PP3/4K1N1 w - - 0 1").unwrap();
+        let jump = mv(&pos, "g1f3");
+        let attacked = |squares: &[&str]| {
+            squares.iter().fold(Bitboard::EMPTY, |set, sq| {
+                set | sq.parse::<crate::chess::Square>().unwrap()
+            })
+        };
+        let quiet = Continuations::NONE;
+        let fleeing = quiet.with_threats(attacked(&["g1"]));
+        let into_it = quiet.with_threats(attacked(&["f3"]));
+        let elsewhere = quiet.with_threats(attacked(&["a8", "h1"]));
+        let mut history = History::default();
+        history.update_quiet(&pos, jump, &fleeing, 500);
+        assert_eq!(history.quiet_score(&pos, jump, &fleeing), 500);
+        assert_eq!(history.quiet_score(&pos, jump, &into_it), 0);
+        assert_eq!(history.quiet_score(&pos, jump, &quiet), 0);
+        // Only the move's own two squares choose the slot.
+        assert_eq!(history.quiet_score(&pos, jump, &elsewhere), 0);
+        history.update_quiet(&pos, jump, &quiet, 300);
+        assert_eq!(history.quiet_score(&pos, jump, &elsewhere), 300);
     }
 
     #[test]

@@ -194,7 +194,9 @@ impl Searcher<'_> {
             });
 
         // Step 11. The move loop.
-        let conts = self.continuations(ply);
+        let conts = self
+            .continuations(ply)
+            .with_threats(pos.attacks_of(!pos.side_to_move()));
         let mut picker = MovePicker::new(
             pos,
             tt_move,
