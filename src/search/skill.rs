@@ -70,7 +70,7 @@ pub const SKILL_DOUBLING_ELO: f64 = 200.0;
 /// before the budget ran out may finish, within reason).
 pub const SKILL_HARD_NODES_FACTOR: u64 = 8;
 /// The node budget applies from this depth on (a completed iteration).
-pub const SKILL_MIN_DEPTH: i32 = 5;
+pub const SKILL_MIN_DEPTH: i32 = 6;
 /// Lines searched to choose from.
 pub const SKILL_MULTIPV_COUNT: usize = 4;
 /// The temperature of the choice, in centipawns (a line this much below
