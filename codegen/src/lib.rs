@@ -4,6 +4,7 @@
 //! `weights` (which `kiln tune` compiles too, to write them back).
 
 pub mod book;
+pub mod cuckoo;
 pub mod emit;
 pub mod eval_params;
 pub mod geometry;
@@ -44,6 +45,10 @@ pub fn generate_tables() -> Result<Vec<GeneratedFile>, String> {
         GeneratedFile {
             name: "attacks.rs",
             contents: emit::attacks(&knight, &king, &pawn),
+        },
+        GeneratedFile {
+            name: "cuckoo.rs",
+            contents: emit::cuckoo(&cuckoo::tables(&zobrist::keys())),
         },
         GeneratedFile {
             name: "eval.rs",
