@@ -78,7 +78,7 @@ fn searches_start_no_thread_and_allocate_nothing_per_node() {
     let mut pool = ThreadPool::new(1);
     signals.reset(false, false);
     pool.search(&request(KIWIPETE, 6, 1), &tt, &signals, &|_| {});
-    for (fen, depth) in [(Position::STARTPOS_FEN, 11), (KIWIPETE, 9)] {
+    for (fen, depth) in [(Position::STARTPOS_FEN, 12), (KIWIPETE, 9)] {
         signals.reset(false, false);
         let before = ALLOCATIONS.load(Ordering::Relaxed);
         let result = pool.search(&request(fen, depth, 1), &tt, &signals, &|_| {});
