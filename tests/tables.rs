@@ -25,8 +25,9 @@ fn generation_is_deterministic() {
 }
 
 /// The late-move reduction the search computed per move before the table
-/// existed, copied here independently of codegen so the table is checked
-/// against the old run-time numbers, not against itself.
+/// existed (and the table held since), copied here independently of codegen
+/// and of the parameters, so the reduction from tunable constants is checked
+/// against the old numbers, not against itself.
 fn old_runtime_lmr(depth: i32, moves: usize) -> i32 {
     const BASE: f32 = 0.8;
     const DIVISOR: f32 = 2.3;
@@ -34,27 +35,26 @@ fn old_runtime_lmr(depth: i32, moves: usize) -> i32 {
 }
 
 #[test]
-fn lmr_table_equals_the_old_runtime_formula() {
-    use kiln::tables::lmr::{lmr_reduction, LMR_REDUCTIONS};
-    assert_eq!((LMR_REDUCTIONS.len(), LMR_REDUCTIONS[0].len()), (128, 256));
-    for (depth, row) in (0i32..).zip(&LMR_REDUCTIONS).skip(1) {
-        for (moves, &entry) in row.iter().enumerate().skip(1) {
-            let expected = old_runtime_lmr(depth, moves);
-            assert_eq!(entry as i32, expected, "LMR_REDUCTIONS[{depth}][{moves}]");
+fn lmr_from_its_parameters_equals_the_old_runtime_formula() {
+    use kiln::search::reduction::base_reduction;
+    use kiln::tables::lmr::LMR_LN;
+    assert_eq!(LMR_LN.len(), 256);
+    for depth in 1..128 {
+        for moves in 1..256 {
             assert_eq!(
-                lmr_reduction(depth, moves),
-                expected,
-                "lmr_reduction({depth}, {moves})"
+                base_reduction(depth, moves),
+                old_runtime_lmr(depth, moves),
+                "base_reduction({depth}, {moves})"
             );
         }
     }
     // Below 1 counts as 1, as `.max(1)` did; out-of-range inputs clamp.
     for depth in [-5, 0, 1, 7, 127] {
-        assert_eq!(lmr_reduction(depth, 0), old_runtime_lmr(depth, 0));
-        assert_eq!(lmr_reduction(depth, 37), old_runtime_lmr(depth, 37));
+        assert_eq!(base_reduction(depth, 0), old_runtime_lmr(depth, 0));
+        assert_eq!(base_reduction(depth, 37), old_runtime_lmr(depth, 37));
     }
-    assert_eq!(lmr_reduction(500, 20), lmr_reduction(127, 20));
-    assert_eq!(lmr_reduction(20, 10_000), lmr_reduction(20, 255));
+    assert_eq!(base_reduction(500, 20), base_reduction(127, 20));
+    assert_eq!(base_reduction(20, 10_000), base_reduction(20, 255));
 }
 
 #[test]

@@ -251,45 +251,36 @@ pub fn pst(values: &PieceSquareValues) -> String {
     s
 }
 
-/// `src/tables/lmr.rs`: late-move reductions `[depth][moves]`, each depth as
-/// rows of 32 move counts, and the clamping accessor the search calls.
-pub fn lmr(table: &[[u8; crate::lmr::LMR_MOVES]]) -> String {
-    use crate::lmr::{LMR_BASE, LMR_DEPTHS, LMR_DIVISOR, LMR_MOVES};
-    assert_eq!(table.len(), LMR_DEPTHS);
-    let mut s = header(&format!(
-        "Late-move reductions from `codegen/src/lmr.rs` (edit the constants there):\n\
-         //! `LMR_REDUCTIONS[depth][moves]` = `({LMR_BASE:?} + ln(depth) * ln(moves) / {LMR_DIVISOR:?}) as i32`\n\
-         //! in f32, with depth and moves below 1 counted as 1."
-    ));
+/// `src/tables/lmr.rs`: the natural logarithms late-move reductions use,
+/// as `f32` literals that read back to the same bits.
+pub fn lmr(logs: &[f32]) -> String {
+    use crate::lmr::LMR_LOG_ENTRIES;
+    assert_eq!(logs.len(), LMR_LOG_ENTRIES);
+    let mut s = header(
+        "Natural logarithms for late-move reductions, from `codegen/src/lmr.rs`:\n\
+         //! `LMR_LN[i]` = `ln(max(i, 1))` in f32. The reduction itself is computed\n\
+         //! from tunable parameters (`search::reduction`).",
+    );
+    // ln 2 and ln 10 are among the entries: they are the table's values,
+    // not hand-typed approximations of the std constants.
+    s += "#![allow(clippy::approx_constant)]\n\n";
     s += &format!(
-        "/// Reduction for the `moves`-th move at `depth`: depth clamped to 0..={}, moves to 0..={}.\n\
+        "/// `ln(max(x, 1))` for `x` up to {max}; larger `x` count as {max}.\n\
          #[inline]\n\
-         pub fn lmr_reduction(depth: i32, moves: usize) -> i32 {{\n    \
-         LMR_REDUCTIONS[depth.clamp(0, {}) as usize][moves.min({})] as i32\n}}\n\n",
-        LMR_DEPTHS - 1,
-        LMR_MOVES - 1,
-        LMR_DEPTHS - 1,
-        LMR_MOVES - 1
+         pub fn lmr_ln(x: usize) -> f32 {{\n    \
+         LMR_LN[x.min({max})]\n}}\n\n",
+        max = LMR_LOG_ENTRIES - 1
     );
-    // A `static`, not a `const`: indexing a 32 KB `const` with run-time
-    // indices copies the whole array per lookup in unoptimised builds.
-    s += &format!(
-        "/// `[depth][moves]`; a `static` so lookups read one copy in place.\n\
-         pub static LMR_REDUCTIONS: [[u8; {LMR_MOVES}]; {LMR_DEPTHS}] = [\n"
-    );
-    for (depth, row) in table.iter().enumerate() {
-        s += &format!("    // depth {depth}\n    [\n");
-        for (r, chunk) in row.chunks(32).enumerate() {
-            let cells: Vec<String> = chunk.iter().map(|v| format!("{v:2}")).collect();
-            let first = r * 32;
-            let _ = writeln!(
-                s,
-                "        {}, // moves {first}-{}",
-                cells.join(", "),
-                first + chunk.len() - 1
-            );
-        }
-        s += "    ],\n";
+    s += &format!("/// `ln(max(i, 1))`, i = 0..{LMR_LOG_ENTRIES}.\npub static LMR_LN: [f32; {LMR_LOG_ENTRIES}] = [\n");
+    for (row, chunk) in logs.chunks(8).enumerate() {
+        let cells: Vec<String> = chunk.iter().map(|v| format!("{v:?}")).collect();
+        let _ = writeln!(
+            s,
+            "    {}, // {}-{}",
+            cells.join(", "),
+            row * 8,
+            row * 8 + chunk.len() - 1
+        );
     }
     s += "];\n";
     s

@@ -56,7 +56,7 @@ pub fn generate_tables() -> Result<Vec<GeneratedFile>, String> {
         },
         GeneratedFile {
             name: "lmr.rs",
-            contents: emit::lmr(&lmr::table()),
+            contents: emit::lmr(&lmr::ln_table()),
         },
         GeneratedFile {
             name: "magics.rs",

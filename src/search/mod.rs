@@ -3,9 +3,9 @@
 //! - `depth`: the ply limit; `score`: mate scores and their TT encoding;
 //! - `params`: every tunable number, by heuristic; `tunable`: how they are
 //!   declared (and, with feature `tune`, the type behind their UCI options);
-//! - `time`, `tt`, `see`, `wdl`, `correction`, `history`: the clock, the
-//!   transposition table, exchanges, the win/draw/loss model, evaluation
-//!   correction and ordering memory;
+//! - `time`, `tt`, `see`, `wdl`, `correction`, `history`, `reduction`: the
+//!   clock, the transposition table, exchanges, the win/draw/loss model,
+//!   evaluation correction, ordering memory and the base late-move reduction;
 //! - `movepick`: move ordering in stages;
 //! - `skill`: strength limiting (`UCI_LimitStrength`, `UCI_Elo`, `Skill Level`);
 //! - `request`: what a `go` asks for and the flags shared with the caller;
@@ -28,6 +28,7 @@ mod negamax;
 pub mod params;
 pub mod pool;
 mod qsearch;
+pub mod reduction;
 pub mod report;
 pub mod request;
 mod root;

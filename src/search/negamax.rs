@@ -8,6 +8,7 @@ use super::depth::MAX_PLY;
 use super::history::{history_bonus, Continuations};
 use super::movepick::{MovePicker, GOOD_NOISY_SCORE};
 use super::params::*;
+use super::reduction::base_reduction;
 use super::score::{
     is_decisive, mated_in, score_from_tt, score_to_tt, INFINITY, MATE, TB_WIN_BOUND,
 };
@@ -16,7 +17,6 @@ use super::see::see_ge;
 use super::syzygy::{wdl_score, TreeProbe};
 use super::tt::Bound;
 use crate::chess::{Move, Position};
-use crate::tables::lmr::lmr_reduction;
 use arrayvec::ArrayVec;
 use std::sync::atomic::Ordering;
 
@@ -311,7 +311,7 @@ impl Searcher<'_> {
                     && moves_searched > 1 + pv_node as usize
                     && (is_quiet || bad_noisy)
                 {
-                    reduction = lmr_reduction(depth, moves_searched);
+                    reduction = base_reduction(depth, moves_searched);
                     if bad_noisy {
                         reduction = reduction * LMR_BAD_NOISY_FACTOR() / LMR_BAD_NOISY_DIVISOR();
                     }
