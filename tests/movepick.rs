@@ -6,10 +6,11 @@
 //! legal move (or every legal noisy move) exactly once. And on one position
 //! with every stage, the order: good captures (by capture history between
 //! equal victims), the killers and the counter-move, quiet moves by
-//! butterfly plus continuation history, losing captures last.
+//! butterfly plus continuation history, losing captures last; and quiet
+//! moves that flee a cheaper attacker before those that walk into one.
 
 use kiln::chess::movegen::generate;
-use kiln::chess::{legal_moves, Move, MoveKind, MoveList, Piece, Position, Square};
+use kiln::chess::{legal_moves, Move, MoveKind, MoveList, Piece, Position, Square, Threats};
 use kiln::rng::Rng;
 use kiln::search::history::{Continuations, History};
 use kiln::search::movepick::MovePicker;
@@ -324,4 +325,45 @@ fn continuation_history_orders_quiets_after_the_move_it_was_learnt_after() {
     assert_eq!(first_quiet(here), ["c3e2"]);
     assert_eq!(first_quiet(elsewhere), ["h1h7"]);
     assert_eq!(first_quiet(Continuations::NONE), ["h1h7"]);
+}
+
+/// With no history yet, the quiet moves that take an attacked piece out of
+/// a cheaper piece's reach come first (a queen's before a knight's), those
+/// that walk into such an attack last, and the rest in between.
+#[test]
+fn quiet_moves_that_escape_a_cheaper_attacker_come_first() {
+    // Black's rook on h8 attacks White's queen on h4 down the h-file; the
+    // pawn on b6 attacks the knight on c5; the pawn on g4 attacks f3 and h3.
+    let pos = Position::from_fen("4k2r/8/1p6/2N5/6pQ/8/8/4K1N1 w - - 0 1").unwrap();
+    let threats = Threats::of(&pos, !pos.side_to_move());
+    let conts = Continuations::NONE.with_threats(threats);
+    let (moves, scores) = order(
+        &pos,
+        [Move::NULL; 2],
+        Move::NULL,
+        conts,
+        &History::default(),
+    );
+    let score = |uci: &str| {
+        let i = moves.iter().position(|m| m.to_uci(false) == uci).unwrap();
+        scores[i]
+    };
+    // The queen leaves the rook's file: the largest bonus.
+    let queen_escape = score("h4g5");
+    assert_eq!(score("h4f2"), queen_escape);
+    // The knight leaves the pawn's attack: a smaller one.
+    let knight_escape = score("c5e4");
+    assert!(queen_escape > knight_escape && knight_escape > 0);
+    assert_eq!(score("c5d7"), knight_escape);
+    // Along the file the queen stays attacked, and on h3 the pawn attacks
+    // it instead; the g1 knight to e2 is neither attacked before nor
+    // after; a king move is never scored so.
+    for uci in ["h4h5", "h4h3", "g1e2", "e1d1"] {
+        assert_eq!(score(uci), 0, "{uci}");
+    }
+    // Walking into a pawn's attack: a malus, as large as the escape bonus.
+    assert_eq!(score("g1f3"), -knight_escape);
+    // The first quiet moves handed out are queen escapes.
+    let first_quiet = moves.iter().position(|m| !pos.is_capture(*m)).unwrap();
+    assert_eq!(scores[first_quiet], queen_escape, "{:?}", names(&moves));
 }

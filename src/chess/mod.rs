@@ -1,5 +1,6 @@
 //! The chess core: squares, bitboards, pieces, moves, positions, FEN, legal
 //! move generation, SAN, the Chess960 start positions (`chess960`), the
+//! squares a side attacks by its cheapest attacker (`threats`), the
 //! draw rules that depend on the game's history (`repetition`), and the
 //! board diagram `d` prints.
 
@@ -18,6 +19,7 @@ pub mod san;
 pub mod square;
 #[cfg(test)]
 pub(crate) mod testdata;
+pub mod threats;
 
 pub use bitboard::Bitboard;
 pub use diagram::Diagram;
@@ -27,3 +29,4 @@ pub use mv::{Move, MoveKind};
 pub use piece::{Color, Kind, Piece};
 pub use position::{CastlingRights, Position};
 pub use square::Square;
+pub use threats::Threats;

@@ -233,28 +233,6 @@ impl Position {
             | (bishop_attacks(sq, occupied) & bishops)
     }
 
-    /// Every square `color` attacks (or defends) in this position: the
-    /// squares where a piece of the other side would stand en prise.
-    #[inline]
-    pub fn attacks_of(&self, color: Color) -> Bitboard {
-        let occupied = self.occupied();
-        let mut attacked = king_attacks(self.king(color));
-        for sq in self.pieces_of(color, Kind::Pawn) {
-            attacked |= pawn_attacks(color, sq);
-        }
-        for sq in self.pieces_of(color, Kind::Knight) {
-            attacked |= knight_attacks(sq);
-        }
-        let queens = self.pieces_of(color, Kind::Queen);
-        for sq in self.pieces_of(color, Kind::Bishop) | queens {
-            attacked |= bishop_attacks(sq, occupied);
-        }
-        for sq in self.pieces_of(color, Kind::Rook) | queens {
-            attacked |= rook_attacks(sq, occupied);
-        }
-        attacked
-    }
-
     /// Is `sq` attacked by `by`, with the given occupancy?
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
@@ -524,32 +502,5 @@ impl Position {
                     None => false,
                 })
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn attacks_of_is_every_square_is_attacked_finds() {
-        for fen in [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "4k3/8/8/8/8/8/3PP3/4K1N1 w - - 0 1",
-        ] {
-            let pos = Position::from_fen(fen).unwrap();
-            for color in [Color::White, Color::Black] {
-                let attacked = pos.attacks_of(color);
-                for index in 0..64 {
-                    let sq = Square::new(index);
-                    assert_eq!(
-                        attacked.has(sq),
-                        pos.is_attacked(sq, color, pos.occupied()),
-                        "{fen} {color:?} {sq:?}"
-                    );
-                }
-            }
-        }
     }
 }

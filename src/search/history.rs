@@ -9,7 +9,7 @@ use super::params::{
     CAPTURE_HISTORY_MAX, CONTINUATION_HISTORY_MAX, HISTORY_BONUS_LINEAR_FACTOR, HISTORY_BONUS_MAX,
     HISTORY_BONUS_QUADRATIC_FACTOR, HISTORY_MAX,
 };
-use crate::chess::{Bitboard, Move, Piece, Position};
+use crate::chess::{Move, Piece, Position, Threats};
 
 /// The capture-history slot of a noisy move that captures nothing (a
 /// promotion by a push); slots 0..=4 are the captured kind.
@@ -23,11 +23,12 @@ const ROW: usize = 12 * 64;
 /// back, one for the move two plies back, each chosen by that move's piece
 /// and destination; none at the root's first plies or after a null move),
 /// and the squares the opponent attacks (butterfly history keeps apart a
-/// move from or to an attacked square: fleeing a threat, stepping into one).
+/// move from or to an attacked square: fleeing a threat, stepping into one;
+/// move ordering also asks which of them a cheaper piece attacks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Continuations {
     rows: [Option<u32>; 2],
-    threats: Bitboard,
+    threats: Threats,
 }
 
 impl Continuations {
@@ -35,7 +36,7 @@ impl Continuations {
     /// history alone.
     pub const NONE: Continuations = Continuations {
         rows: [None; 2],
-        threats: Bitboard::EMPTY,
+        threats: Threats::NONE,
     };
 
     /// From the (moved piece, move) one and two plies back.
@@ -46,14 +47,20 @@ impl Continuations {
         };
         Continuations {
             rows: [row(one_back), row(two_back)],
-            threats: Bitboard::EMPTY,
+            threats: Threats::NONE,
         }
     }
 
     /// The same, with `threats` the squares the opponent attacks.
     #[inline]
-    pub fn with_threats(self, threats: Bitboard) -> Continuations {
+    pub fn with_threats(self, threats: Threats) -> Continuations {
         Continuations { threats, ..self }
+    }
+
+    /// The squares the opponent attacks, by its cheapest attacker.
+    #[inline]
+    pub fn threats(&self) -> &Threats {
+        &self.threats
     }
 
     /// The butterfly slot of `mv` by threats: whether its origin, and its
@@ -61,8 +68,8 @@ impl Continuations {
     #[inline]
     fn threat_slot(&self, mv: Move) -> (usize, usize) {
         (
-            self.threats.has(mv.from()) as usize,
-            self.threats.has(mv.to()) as usize,
+            self.threats.all.has(mv.from()) as usize,
+            self.threats.all.has(mv.to()) as usize,
         )
     }
 }
@@ -262,10 +269,13 @@ mod tests {
     fn butterfly_history_is_kept_apart_by_threats() {
         let pos = Position::from_fen("4k3/8/8/8/8/8/3PP3/4K1N1 w - - 0 1").unwrap();
         let jump = mv(&pos, "g1f3");
-        let attacked = |squares: &[&str]| {
-            squares.iter().fold(Bitboard::EMPTY, |set, sq| {
-                set | sq.parse::<crate::chess::Square>().unwrap()
-            })
+        let attacked = |squares: &[&str]| Threats {
+            all: squares
+                .iter()
+                .fold(crate::chess::Bitboard::EMPTY, |set, sq| {
+                    set | sq.parse::<crate::chess::Square>().unwrap()
+                }),
+            ..Threats::NONE
         };
         let quiet = Continuations::NONE;
         let fleeing = quiet.with_threats(attacked(&["g1"]));

@@ -7,8 +7,9 @@
 //!    (MVV) plus capture history, each SEE-checked when its turn comes (a
 //!    losing one is put aside);
 //! 3. the two killers and the counter-move, checked legal and quiet here;
-//! 4. quiet moves by butterfly plus continuation history (generated only
-//!    now), less those already tried;
+//! 4. quiet moves by butterfly plus continuation history, plus a bonus for
+//!    taking a piece out of a cheaper attacker's reach (minus the same for
+//!    walking into one), generated only now, less those already tried;
 //! 5. the noisy moves put aside: losing captures, then quiet under-promotions.
 //!
 //! Quiescence asks for noisy moves only (stages 1, 2 and 5, the TT move only
@@ -16,10 +17,10 @@
 //! move is handed out once.
 
 use super::history::{Continuations, History};
-use super::params::MVV_VICTIM_FACTOR;
+use super::params::{ESCAPE_MINOR_BONUS, ESCAPE_QUEEN_BONUS, ESCAPE_ROOK_BONUS, MVV_VICTIM_FACTOR};
 use super::see::{see_ge, value};
 use crate::chess::movegen::{generate, MoveList, MAX_MOVES};
-use crate::chess::{Kind, Move, Position};
+use crate::chess::{Kind, Move, Position, Threats};
 use arrayvec::ArrayVec;
 
 const TT_MOVE: i32 = 1 << 30;
@@ -42,6 +43,21 @@ fn noisy_score(pos: &Position, mv: Move, history: &History) -> i32 {
     let victim = pos.captured(mv).map_or(0, |p| value(p.kind()));
     let promo = mv.promotion().map_or(0, value);
     (victim + promo) * MVV_VICTIM_FACTOR() + history.capture_score(pos, mv)
+}
+
+/// The ordering bonus of a quiet move of a `kind` piece that leaves a
+/// square a cheaper enemy piece attacks for one it does not (the negative
+/// for the reverse; zero when both or neither are attacked).
+#[inline]
+fn escape_score(kind: Kind, mv: Move, threats: &Threats) -> i32 {
+    let danger = threats.by_cheaper_than(kind);
+    let bonus = match kind {
+        Kind::Queen => ESCAPE_QUEEN_BONUS(),
+        Kind::Rook => ESCAPE_ROOK_BONUS(),
+        Kind::Knight | Kind::Bishop => ESCAPE_MINOR_BONUS(),
+        Kind::Pawn | Kind::King => return 0,
+    };
+    bonus * (danger.has(mv.from()) as i32 - danger.has(mv.to()) as i32)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -248,7 +264,10 @@ impl<'a> MovePicker<'a> {
                     generate::<MoveList, true, false>(self.pos, &mut self.list);
                     self.end = self.list.len();
                     for &mv in &self.list.as_slice()[self.cur..] {
-                        let score = history.quiet_score(self.pos, mv, &self.conts);
+                        let escape = self.pos.piece_at(mv.from()).map_or(0, |piece| {
+                            escape_score(piece.kind(), mv, self.conts.threats())
+                        });
+                        let score = history.quiet_score(self.pos, mv, &self.conts) + escape;
                         let _ = self.scores.try_push(score);
                     }
                     self.stage = Stage::Quiets;

@@ -16,7 +16,7 @@ use super::searcher::Searcher;
 use super::see::see_ge;
 use super::syzygy::{wdl_score, TreeProbe};
 use super::tt::Bound;
-use crate::chess::{Move, Position};
+use crate::chess::{Move, Position, Threats};
 use arrayvec::ArrayVec;
 use std::sync::atomic::Ordering;
 
@@ -196,7 +196,7 @@ impl Searcher<'_> {
         // Step 11. The move loop.
         let conts = self
             .continuations(ply)
-            .with_threats(pos.attacks_of(!pos.side_to_move()));
+            .with_threats(Threats::of(pos, !pos.side_to_move()));
         let mut picker = MovePicker::new(
             pos,
             tt_move,

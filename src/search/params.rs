@@ -190,6 +190,16 @@ search_params! {
     /// plies back) stay within ±CONTINUATION_HISTORY_MAX (stored in 16 bits).
     pub tunable CONTINUATION_HISTORY_MAX: i32 = 16_384, 4_096..=30_000, step 1_400;
 
+    // Threat-aware quiet ordering (move picker, stage 4): a quiet move that
+    // takes a piece out of a cheaper attacker's reach (a queen from a rook,
+    // minor or pawn; a rook from a minor or pawn; a knight or bishop from a
+    // pawn) is tried earlier by this much, one that walks into such an
+    // attack later by the same. Ordering only: the history that LMR and
+    // history pruning read is unchanged.
+    pub tunable ESCAPE_QUEEN_BONUS: i32 = 20_000, 0..=50_000, step 2_000;
+    pub tunable ESCAPE_ROOK_BONUS: i32 = 14_000, 0..=40_000, step 1_500;
+    pub tunable ESCAPE_MINOR_BONUS: i32 = 10_000, 0..=30_000, step 1_000;
+
     // Capture history (ordering memory for noisy moves, negamax step 18):
     // [moving piece][destination][captured kind], the same bonus as quiet
     // history for the noisy move that cut, the malus for noisy moves tried
