@@ -79,6 +79,7 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
         file::write(&file::Weights {
             hidden: 32,
             buckets: 1,
+            king: file::KingBuckets::NONE,
             w1: vec![1; file::INPUTS * 32],
             b1: vec![0; 32],
             w2: vec![1; 64],
@@ -89,7 +90,11 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
     .unwrap();
     // Larger than any network the format allows (sparse: nothing written).
     let huge = dir.path().join("huge.nnue");
-    let limit = file::file_len(file::MAX_HIDDEN, file::MAX_OUTPUT_BUCKETS) as u64;
+    let limit = file::file_len(
+        file::MAX_HIDDEN,
+        file::MAX_OUTPUT_BUCKETS,
+        file::MAX_KING_BUCKETS,
+    ) as u64;
     std::fs::File::create(&huge)
         .unwrap()
         .set_len(limit + 1)
@@ -150,6 +155,113 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
     );
     e.send("eval");
     assert_eq!(value_after(&e.sync(), "NNUE evaluation: "), before);
+}
+
+/// A network with king buckets loads through `EvalFile` and plays. One
+/// whose four buckets are copies of the embedded network's single layer,
+/// without mirroring, evaluates every position exactly as the embedded
+/// network does, whichever bucket each king stands in; mirrored, it sees a
+/// king on files e-h's side of the board flipped, as the same network
+/// evaluating the mirrored position would.
+#[test]
+fn eval_file_loads_a_network_with_king_buckets() {
+    let dir = scratch_dir("nnue-kingbuckets");
+    let plain = file::read(EMBEDDED).unwrap();
+    assert_eq!(plain.king, file::KingBuckets::NONE);
+    let copies = |mirrored: bool| {
+        let mut king = file::KingBuckets::standard(4).unwrap();
+        king.mirrored = mirrored;
+        let mut weights = plain.clone();
+        weights.king = king;
+        weights.w1 = plain.w1.repeat(4);
+        let path = dir.path().join(format!("kings-{mirrored}.nnue"));
+        std::fs::write(&path, file::write(&weights)).unwrap();
+        path
+    };
+    // Kings in four different buckets (White's own squares: g1, e1, c3,
+    // f6; Black's mirrored the same way).
+    let fens = [
+        "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "8/5p2/2k2P2/8/8/2K5/8/8 w - - 0 50",
+        "8/8/5K2/8/2pk4/8/8/8 b - - 0 60",
+    ];
+    let mut e = Engine::start();
+    let mut embedded = Vec::new();
+    for fen in fens {
+        e.send(&format!("position fen {fen}"));
+        e.send("eval");
+        embedded.push(value_after(&e.sync(), "NNUE evaluation: "));
+    }
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        copies(false).display()
+    ));
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    for (fen, &expected) in fens.iter().zip(&embedded) {
+        e.send(&format!("position fen {fen}"));
+        e.send("eval");
+        assert_eq!(
+            value_after(&e.sync(), "NNUE evaluation: "),
+            expected,
+            "{fen}"
+        );
+    }
+    // The same search, move for move, as with the embedded network.
+    e.send("position fen 8/5p2/2k2P2/8/8/2K5/8/8 w - - 0 50");
+    e.send("go nodes 20000");
+    let (with_copies, _) = e.bestmove(20);
+    e.send("setoption name EvalFile value <empty>");
+    e.sync();
+    e.send("ucinewgame");
+    e.send("position fen 8/5p2/2k2P2/8/8/2K5/8/8 w - - 0 50");
+    e.send("go nodes 20000");
+    let (embedded_best, _) = e.bestmove(20);
+    assert_eq!(with_copies, embedded_best);
+
+    // Mirrored: with both kings on files e-h, both sides see the board
+    // mirrored, which is what the embedded network sees of the mirrored
+    // position; with both on files a-d, nothing is flipped.
+    let pairs = [
+        (
+            "8/8/5K2/8/5pk1/8/8/8 w - - 0 60",
+            "8/8/2K5/8/1kp5/8/8/8 w - - 0 60",
+        ),
+        (
+            "5rk1/5ppp/8/8/8/8/5PPP/4R1K1 b - - 0 30",
+            "1kr5/ppp5/8/8/8/8/PPP5/1K1R4 b - - 0 30",
+        ),
+        (
+            "2k5/8/8/8/8/8/8/1K1R4 w - - 0 40",
+            "2k5/8/8/8/8/8/8/1K1R4 w - - 0 40",
+        ),
+    ];
+    let mut expected = Vec::new();
+    for (_, seen) in pairs {
+        e.send(&format!("position fen {seen}"));
+        e.send("eval");
+        expected.push(value_after(&e.sync(), "NNUE evaluation: "));
+    }
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        copies(true).display()
+    ));
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    for ((fen, _), &expected) in pairs.iter().zip(&expected) {
+        e.send(&format!("position fen {fen}"));
+        e.send("eval");
+        assert_eq!(
+            value_after(&e.sync(), "NNUE evaluation: "),
+            expected,
+            "{fen}"
+        );
+    }
+    e.send("position fen 8/5p2/2k2P2/8/8/2K5/8/8 w - - 0 50");
+    e.send("go nodes 20000");
+    let (best, _) = e.bestmove(20);
+    common::assert_legal("8/5p2/2k2P2/8/8/2K5/8/8 w - - 0 50", &[], &best);
 }
 
 #[test]

@@ -55,6 +55,7 @@ mod tests {
         file::Weights {
             hidden,
             buckets: 2,
+            king: file::KingBuckets::NONE,
             w1: vec![1; file::INPUTS * hidden],
             b1: vec![2; hidden],
             w2: vec![3; 2 * 2 * hidden],

@@ -2,15 +2,18 @@
 //! date move by move.
 //!
 //! `Position` is copy-make, so the search keeps one accumulator per ply
-//! (`AccumulatorStack`). Making a move only records which features it
-//! changes; the sums are brought up to date when a node asks for its
-//! evaluation, from the nearest ply above that is up to date, so nodes
-//! cut before evaluating cost nothing. Without king buckets no move ever
-//! needs a refresh; only the root is computed from scratch.
+//! (`AccumulatorStack`). Making a move only records which pieces it moves;
+//! the sums are brought up to date when a node asks for its evaluation,
+//! from the nearest ply above that is up to date, so nodes cut before
+//! evaluating cost nothing. Each perspective is brought up to date on its
+//! own: a king move that changes its side's `View` (another king bucket,
+//! or across the mirror line) changes every feature of that side, which is
+//! then rebuilt from the cache of the last sums computed in that view
+//! (`Cache`), adding and removing only the pieces that differ.
 
 use super::kernels::{Kernels, Row};
-use super::{feature, features_seen_by, mirror, scale_output, Network, HIDDEN, MAX_ACTIVE};
-use crate::chess::{Color, Kind, Move, Piece, Position};
+use super::{features_seen_by, scale_output, Network, View, HIDDEN, MAX_ACTIVE, MAX_KING_BUCKETS};
+use crate::chess::{Bitboard, Color, Kind, Move, Piece, Position, Square};
 
 /// The sums of both perspectives, indexed by `Color`.
 #[derive(Clone, Copy)]
@@ -30,13 +33,12 @@ impl Default for Accumulator {
 impl Accumulator {
     /// Both perspectives of `pos` from scratch.
     pub fn refresh(&mut self, net: &Network, pos: &Position, kernels: Kernels) {
-        let mut features = [0u16; MAX_ACTIVE];
-        let n = features_seen_by(pos, Color::White, &mut features);
-        let mirrored: [u16; MAX_ACTIVE] =
-            std::array::from_fn(|i| mirror(features[i] as usize) as u16);
-        let bias = net.b1;
-        kernels.update(net, &mut self.halves[0], &bias, &features[..n], &[]);
-        kernels.update(net, &mut self.halves[1], &bias, &mirrored[..n], &[]);
+        for perspective in [Color::White, Color::Black] {
+            let mut features = [0u16; MAX_ACTIVE];
+            let n = features_seen_by(pos, net.view(pos, perspective), &mut features);
+            let half = &mut self.halves[perspective.index()];
+            kernels.update(net, half, &net.b1, &features[..n], &[]);
+        }
     }
 
     /// The evaluation in centipawns for the side to move of `pos`, the
@@ -54,15 +56,17 @@ impl Accumulator {
     }
 }
 
-/// The features one move adds and removes, seen from White (Black's are
-/// their mirrors): at most two of each (castling moves two pieces, a
-/// capture removes two).
+/// The pieces one move puts down and takes away: at most two of each
+/// (castling moves two pieces, a capture removes two), and where the
+/// mover's king went, if it moved.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Delta {
-    added: [u16; 2],
-    removed: [u16; 2],
+    added: [Option<(Piece, Square)>; 2],
+    removed: [Option<(Piece, Square)>; 2],
     added_len: u8,
     removed_len: u8,
+    /// The mover's colour and its king's squares before and after.
+    king: Option<(Color, Square, Square)>,
 }
 
 impl Delta {
@@ -74,68 +78,165 @@ impl Delta {
             return delta;
         };
         let us = piece.color();
-        let white = |piece: Piece, sq| feature(Color::White, piece, sq) as u16;
         if mv.is_castling() {
             let rook = Piece::new(us, Kind::Rook);
-            delta.remove(white(piece, from));
-            delta.remove(white(rook, to));
-            delta.add(white(piece, mv.castling_king_target()));
-            delta.add(white(rook, mv.castling_rook_target()));
+            delta.remove(piece, from);
+            delta.remove(rook, to);
+            delta.add(piece, mv.castling_king_target());
+            delta.add(rook, mv.castling_rook_target());
+            delta.king = Some((us, from, mv.castling_king_target()));
             return delta;
         }
-        delta.remove(white(piece, from));
+        delta.remove(piece, from);
         let placed = mv.promotion().map_or(piece, |kind| Piece::new(us, kind));
-        delta.add(white(placed, to));
+        delta.add(placed, to);
         if mv.is_en_passant() {
-            let victim = crate::chess::Square::from_file_rank(to.file(), from.rank());
-            delta.remove(white(Piece::new(!us, Kind::Pawn), victim));
+            let victim = Square::from_file_rank(to.file(), from.rank());
+            delta.remove(Piece::new(!us, Kind::Pawn), victim);
         } else if let Some(victim) = pos.piece_at(to) {
-            delta.remove(white(victim, to));
+            delta.remove(victim, to);
+        }
+        if piece.kind() == Kind::King {
+            delta.king = Some((us, from, to));
         }
         delta
     }
 
     #[inline]
-    fn add(&mut self, f: u16) {
-        self.added[self.added_len as usize] = f;
+    fn add(&mut self, piece: Piece, sq: Square) {
+        self.added[self.added_len as usize] = Some((piece, sq));
         self.added_len += 1;
     }
 
     #[inline]
-    fn remove(&mut self, f: u16) {
-        self.removed[self.removed_len as usize] = f;
+    fn remove(&mut self, piece: Piece, sq: Square) {
+        self.removed[self.removed_len as usize] = Some((piece, sq));
         self.removed_len += 1;
     }
 
-    /// Applies the change to `src`'s sums, into `dst`.
+    /// Whether this move changes how `perspective` sees the board, so its
+    /// half cannot be updated from the ply above.
     #[inline]
-    fn apply(&self, net: &Network, kernels: Kernels, src: &Accumulator, dst: &mut Accumulator) {
-        let added = &self.added[..self.added_len as usize];
-        let removed = &self.removed[..self.removed_len as usize];
-        let mirrored = |fs: &[u16]| -> [u16; 2] {
-            let mut out = [0; 2];
-            for (o, &f) in out.iter_mut().zip(fs) {
-                *o = mirror(f as usize) as u16;
+    fn changes_view(&self, net: &Network, perspective: Color) -> bool {
+        match self.king {
+            Some((color, from, to)) if color == perspective => {
+                View::new(&net.king, color, from) != View::new(&net.king, color, to)
             }
-            out
+            _ => false,
+        }
+    }
+
+    /// Applies the change to `src`, one perspective's sums in `view`, into
+    /// `dst`.
+    #[inline]
+    fn apply(&self, net: &Network, kernels: Kernels, view: View, src: &Row, dst: &mut Row) {
+        let features = |pieces: &[Option<(Piece, Square)>; 2]| {
+            pieces.map(|p| p.map_or(0, |(piece, sq)| view.feature(piece, sq)))
         };
-        let (added_black, removed_black) = (mirrored(added), mirrored(removed));
-        let white = Color::White.index();
-        let black = Color::Black.index();
+        let (added, removed) = (features(&self.added), features(&self.removed));
         kernels.update(
             net,
-            &mut dst.halves[white],
-            &src.halves[white],
-            added,
-            removed,
+            dst,
+            src,
+            &added[..self.added_len as usize],
+            &removed[..self.removed_len as usize],
         );
+    }
+}
+
+/// The last sums computed in each view (perspective, king bucket, mirrored
+/// or not), with the pieces they are the sums of: a king move into a view
+/// starts from there and changes only the pieces that differ, a handful
+/// where a refresh from scratch adds every piece.
+struct Cache {
+    entries: Vec<CacheEntry>,
+}
+
+/// One view's sums.
+#[derive(Clone, Copy)]
+struct CacheEntry {
+    acc: Row,
+    /// The pieces summed, by colour and kind.
+    pieces: [[Bitboard; 6]; 2],
+    /// `acc` holds sums (of the bias and `pieces`) for the current network.
+    valid: bool,
+}
+
+impl Cache {
+    fn new() -> Cache {
+        let empty = CacheEntry {
+            acc: [0; HIDDEN],
+            pieces: [[Bitboard::EMPTY; 6]; 2],
+            valid: false,
+        };
+        Cache {
+            entries: vec![empty; 2 * MAX_KING_BUCKETS * 2],
+        }
+    }
+
+    /// Forgets every view's sums (another network, or a new search).
+    fn clear(&mut self) {
+        for entry in &mut self.entries {
+            entry.valid = false;
+        }
+    }
+
+    /// `perspective`'s sums of `pos` into `dst`, from the view's cached
+    /// sums.
+    fn refresh(
+        &mut self,
+        net: &Network,
+        kernels: Kernels,
+        pos: &Position,
+        perspective: Color,
+        dst: &mut Row,
+    ) {
+        let view = net.view(pos, perspective);
+        let (layer, mirrored) = view.key();
+        let entry =
+            &mut self.entries[(perspective.index() * MAX_KING_BUCKETS + layer) * 2 + mirrored];
+        if !entry.valid {
+            entry.acc = net.b1;
+            entry.pieces = [[Bitboard::EMPTY; 6]; 2];
+            entry.valid = true;
+        }
+        let (mut added, mut removed) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+        let (mut n_added, mut n_removed) = (0, 0);
+        for color in [Color::White, Color::Black] {
+            for kind in Kind::ALL {
+                let now = pos.pieces_of(color, kind);
+                let cached = &mut entry.pieces[color.index()][kind.index()];
+                let piece = Piece::new(color, kind);
+                for sq in now & !*cached {
+                    added[n_added] = view.feature(piece, sq);
+                    n_added += 1;
+                    if n_added == MAX_ACTIVE {
+                        let src = entry.acc;
+                        kernels.update(net, &mut entry.acc, &src, &added, &[]);
+                        n_added = 0;
+                    }
+                }
+                for sq in *cached & !now {
+                    removed[n_removed] = view.feature(piece, sq);
+                    n_removed += 1;
+                    if n_removed == MAX_ACTIVE {
+                        let src = entry.acc;
+                        kernels.update(net, &mut entry.acc, &src, &[], &removed);
+                        n_removed = 0;
+                    }
+                }
+                *cached = now;
+            }
+        }
+        let src = entry.acc;
         kernels.update(
             net,
-            &mut dst.halves[black],
-            &src.halves[black],
-            &added_black[..added.len()],
-            &removed_black[..removed.len()],
+            &mut entry.acc,
+            &src,
+            &added[..n_added],
+            &removed[..n_removed],
         );
+        *dst = entry.acc;
     }
 }
 
@@ -145,13 +246,14 @@ struct Entry {
     acc: Accumulator,
     /// How this ply's position differs from the ply above.
     delta: Delta,
-    /// `acc` holds this ply's sums.
-    current: bool,
+    /// Per perspective: `acc` holds this ply's sums.
+    current: [bool; 2],
 }
 
 /// One accumulator per ply of the search path; ply 0 is the root.
 pub struct AccumulatorStack {
     entries: Vec<Entry>,
+    cache: Cache,
     kernels: Kernels,
 }
 
@@ -165,15 +267,18 @@ impl AccumulatorStack {
     pub fn with_kernels(plies: usize, kernels: Kernels) -> AccumulatorStack {
         AccumulatorStack {
             entries: vec![Entry::default(); plies + 1],
+            cache: Cache::new(),
             kernels,
         }
     }
 
-    /// Computes the root (ply 0) from scratch.
+    /// Computes the root (ply 0) from scratch, and forgets the cached
+    /// views (`net` may be another network than the last search's).
     pub fn set_root(&mut self, net: &Network, pos: &Position) {
+        self.cache.clear();
         let root = &mut self.entries[0];
         root.acc.refresh(net, pos, self.kernels);
-        root.current = true;
+        root.current = [true; 2];
     }
 
     /// Records that the position at `ply + 1` is `pos` (at `ply`) after `mv`.
@@ -181,7 +286,7 @@ impl AccumulatorStack {
     pub fn push_move(&mut self, ply: usize, pos: &Position, mv: Move) {
         let child = &mut self.entries[ply + 1];
         child.delta = Delta::of_move(pos, mv);
-        child.current = false;
+        child.current = [false; 2];
     }
 
     /// Records a null move from `ply`: the same pieces at `ply + 1`.
@@ -189,32 +294,48 @@ impl AccumulatorStack {
     pub fn push_null(&mut self, ply: usize) {
         let child = &mut self.entries[ply + 1];
         child.delta = Delta::default();
-        child.current = false;
+        child.current = [false; 2];
     }
 
     /// The evaluation of `pos`, the position at `ply`, for its side to
-    /// move: brings the plies from the nearest current one down to `ply`
-    /// up to date first.
+    /// move: brings each perspective up to date first, from the nearest
+    /// ply above that is current for it, or from the cache when a king
+    /// move on the way changed its view (or no ply is current).
     #[inline]
     pub fn evaluate(&mut self, net: &Network, pos: &Position, ply: usize) -> i32 {
+        for perspective in [Color::White, Color::Black] {
+            self.bring_up_to_date(net, pos, ply, perspective);
+        }
+        self.entries[ply].acc.evaluate(net, pos, self.kernels)
+    }
+
+    /// Brings `perspective`'s half of `ply` (whose position is `pos`) up
+    /// to date.
+    #[inline]
+    fn bring_up_to_date(&mut self, net: &Network, pos: &Position, ply: usize, perspective: Color) {
+        let side = perspective.index();
         let mut first = ply;
-        while !self.entries[first].current {
-            if first == 0 {
-                // No root was set: this ply from scratch.
-                self.entries[ply].acc.refresh(net, pos, self.kernels);
-                self.entries[ply].current = true;
-                first = ply;
-                break;
+        while !self.entries[first].current[side] {
+            if first == 0 || self.entries[first].delta.changes_view(net, perspective) {
+                // Nothing above to start from: this ply from the cache.
+                let half = &mut self.entries[ply].acc.halves[side];
+                self.cache
+                    .refresh(net, self.kernels, pos, perspective, half);
+                self.entries[ply].current[side] = true;
+                return;
             }
             first -= 1;
         }
+        // No king move of this side between `first` and `ply` changed its
+        // view, so `pos`'s view is each ply's on the way.
+        let view = net.view(pos, perspective);
         for p in first + 1..=ply {
             let (above, below) = self.entries.split_at_mut(p);
             let (src, dst) = (&above[p - 1], &mut below[0]);
-            dst.delta.apply(net, self.kernels, &src.acc, &mut dst.acc);
-            dst.current = true;
+            let (src, dst_half) = (&src.acc.halves[side], &mut dst.acc.halves[side]);
+            dst.delta.apply(net, self.kernels, view, src, dst_half);
+            dst.current[side] = true;
         }
-        self.entries[ply].acc.evaluate(net, pos, self.kernels)
     }
 }
 
@@ -236,6 +357,16 @@ mod tests {
         mut check: impl FnMut(&Position, usize, &mut AccumulatorStack),
     ) {
         let mut starts = perft_suite();
+        // Endings, where kings walk across king buckets and the mirror line.
+        starts.extend(
+            [
+                "8/5p2/2k2P2/8/8/2K5/8/8 w - - 0 50",
+                "8/8/4k3/3p4/3P4/4K3/8/8 w - - 0 50",
+                "4k3/8/8/3n4/8/8/3B4/4K3 b - - 0 40",
+                "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 30",
+            ]
+            .map(|fen| Position::from_fen(fen).unwrap()),
+        );
         starts.extend(
             include_str!("../../tests/data/frcperft.epd")
                 .lines()
@@ -341,6 +472,68 @@ mod tests {
         );
     }
 
+    /// The embedded network's input layer copied into four mirrored king
+    /// buckets, each shifted its own way so that the buckets differ.
+    fn king_buckets() -> Weights {
+        let mut weights = file::read(NETWORK_BYTES).unwrap();
+        weights.king = file::KingBuckets::standard(4).unwrap();
+        let plain = weights.w1.clone();
+        weights.w1 = (0..4)
+            .flat_map(|b| {
+                plain
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, &w)| w.wrapping_add(((i * 5 + b * 11) % 7) as i16 - 3))
+            })
+            .collect();
+        weights
+    }
+
+    /// With king buckets and mirroring, every kernel's incremental sums
+    /// (through king moves that change a side's view, rebuilt from the
+    /// cache) equal the reference from scratch.
+    #[test]
+    fn king_buckets_are_evaluated_as_the_reference_does() {
+        let reference = king_buckets();
+        let net = Network::from_weights(&reference).unwrap();
+        let (mut checked, mut from_cache) = (0, 0);
+        let mut views = std::collections::HashSet::new();
+        for kernels in [Some(Kernels::PORTABLE), Kernels::avx2(), Kernels::avx512()]
+            .into_iter()
+            .flatten()
+        {
+            walk(&net, kernels, |pos, ply, stack| {
+                assert_eq!(
+                    stack.evaluate(&net, pos, ply),
+                    reference.evaluate(pos),
+                    "{}",
+                    pos.to_fen()
+                );
+                let mut scratch = Accumulator::default();
+                scratch.refresh(&net, pos, Kernels::PORTABLE);
+                assert_eq!(stack.entries[ply].acc.halves, scratch.halves);
+                for color in [Color::White, Color::Black] {
+                    views.insert(net.view(pos, color).key());
+                }
+                from_cache += stack.cache.entries.iter().any(|e| e.valid) as usize;
+                checked += 1;
+            });
+        }
+        assert!(checked > 3_000, "{checked} positions");
+        assert!(
+            from_cache > 100,
+            "{from_cache} positions after a cache refresh"
+        );
+        assert_eq!(views.len(), 8, "views seen: {views:?}");
+        // The buckets differ: the same weights without king buckets
+        // evaluate the start position otherwise.
+        let mut single = reference.clone();
+        single.king = file::KingBuckets::NONE;
+        single.w1.truncate(file::INPUTS * HIDDEN);
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap();
+        assert_ne!(reference.evaluate(&pos), single.evaluate(&pos));
+    }
+
     #[test]
     fn the_simd_kernels_compute_what_the_portable_ones_do() {
         let mut portable = AccumulatorStack::with_kernels(40, Kernels::PORTABLE);
@@ -389,7 +582,11 @@ mod tests {
             (kind, d.added_len, d.removed_len),
             (MoveKind::Castling, 2, 2)
         );
+        assert_eq!(d.king.map(|k| k.0), Some(Color::White));
+        let (d, _) = delta(kiwipete, "e1f1");
+        assert!(d.king.is_some());
         let (d, _) = delta(kiwipete, "e5f7");
+        assert_eq!(d.king, None);
         assert_eq!((d.added_len, d.removed_len), (1, 2));
         let (d, _) = delta(kiwipete, "a2a3");
         assert_eq!((d.added_len, d.removed_len), (1, 1));

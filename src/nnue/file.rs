@@ -3,24 +3,29 @@
 //!
 //! ```text
 //! 8 bytes   magic b"KILNNNUE"
-//! 2 bytes   format version (u16), currently 2
+//! 2 bytes   format version (u16), currently 3
 //! 2 bytes   inputs (u16), 768
 //! 2 bytes   hidden size H (u16), 1..=4096
 //! 2 bytes   output buckets B (u16), 1..=MAX_OUTPUT_BUCKETS   (not in version 1)
+//! 2 bytes   king buckets K (u16), 1..=MAX_KING_BUCKETS       (version 3)
+//! 2 bytes   flags (u16): bit 0, horizontal mirroring          (version 3)
 //! 2 bytes   QA (i16): input weights and biases are float × QA
 //! 2 bytes   QB (i16): output weights are float × QB
 //! 2 bytes   eval scale (i16): centipawns per unit of output,
 //!           MIN_EVAL_SCALE..=MAX_EVAL_SCALE
 //! 8 bytes   FNV-1a 64 checksum of everything after this field
-//! 2·768·H   input weights (i16), feature-major
+//! 64 bytes  king map: the king bucket of each own-king square       (version 3)
+//! 2·768·K·H input weights (i16), feature-major, king bucket by king bucket
 //! 2·H       input biases (i16)
 //! 2·2H·B    output weights (i16), bucket by bucket: side to move's half,
 //!           then the other's
 //! 4·B       output biases (i32), float × QA × QB
 //! ```
 //!
-//! Version 1 files (no bucket field, a 28-byte header) are read as
-//! networks with one output bucket.
+//! Version 2 files (no king buckets, flags or king map: a 30-byte header)
+//! are read as networks with one king bucket and no mirroring; version 1
+//! files (no output bucket field either, a 28-byte header) as networks
+//! with one output bucket too.
 //!
 //! Reading checks every field against what this build computes with, so a
 //! network made for another shape or quantisation is refused, never
@@ -55,7 +60,10 @@ pub struct Weights {
     pub hidden: usize,
     /// Output buckets: one output layer per band of piece counts.
     pub buckets: usize,
-    /// `INPUTS × hidden`, feature-major: row `f` is `w1[f * hidden..]`.
+    /// Which input layer each perspective's king square selects.
+    pub king: KingBuckets,
+    /// `king.count × INPUTS × hidden`, feature-major (the features of king
+    /// bucket `b` are `b × INPUTS ..`): row `f` is `w1[f * hidden..]`.
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
     /// `buckets × 2 × hidden`: per bucket, the side to move's half, then
@@ -68,18 +76,127 @@ pub struct Weights {
 }
 
 pub const MAGIC: &[u8; 8] = b"KILNNNUE";
-/// The version `write` writes; `read` also reads `VERSION_1`.
-pub const VERSION: u16 = 2;
+/// The version `write` writes; `read` also reads `VERSION_2` and
+/// `VERSION_1`.
+pub const VERSION: u16 = 3;
+/// The second version: output buckets, no king buckets.
+pub const VERSION_2: u16 = 2;
 /// The first version: no output buckets.
 pub const VERSION_1: u16 = 1;
+/// Bytes before the weights in a version 3 file (the king map included).
+pub const HEADER_LEN: usize = 98;
 /// Bytes before the weights in a version 2 file.
-pub const HEADER_LEN: usize = 30;
+pub const HEADER_LEN_V2: usize = 30;
 /// Bytes before the weights in a version 1 file.
 pub const HEADER_LEN_V1: usize = 28;
 /// The largest hidden layer a file may declare.
 pub const MAX_HIDDEN: usize = 4096;
 /// The most output buckets a file may declare (and the engine runs).
 pub const MAX_OUTPUT_BUCKETS: usize = 8;
+/// The most king buckets (input layers) a file may declare and the engine
+/// runs.
+pub const MAX_KING_BUCKETS: usize = 4;
+/// The flag bit of horizontal mirroring.
+pub const FLAG_MIRRORED: u16 = 1;
+
+/// Which input layer a perspective's features go through, chosen by where
+/// that perspective's own king stands, and whether the perspective sees
+/// the board mirrored left to right when its king is on files e-h (so it
+/// always sees its king on files a-d). Squares are the perspective's own
+/// (a1 = 0, ranks flipped for Black). A `Copy` value: engine, trainer and
+/// file share it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingBuckets {
+    /// Input layers, `1..=MAX_KING_BUCKETS`.
+    pub count: usize,
+    /// The input layer of each own-king square. Mirrored layouts give a
+    /// square and its mirror (`sq ^ 7`) the same layer.
+    pub map: [u8; 64],
+    /// Files e-h are seen as h-a while the perspective's king stands there.
+    pub mirrored: bool,
+}
+
+impl KingBuckets {
+    /// One input layer, no mirroring: every network before format version 3.
+    pub const NONE: KingBuckets = KingBuckets {
+        count: 1,
+        map: [0; 64],
+        mirrored: false,
+    };
+
+    /// The mirrored layouts `kiln train --king-buckets N` builds, by ranks
+    /// and files as the king sees them (after mirroring, on files a-d):
+    /// 1: one layer; 2: the first rank, the rest; 3: a1-b1 (castled), c1-d1
+    /// (at home), the rest; 4: a1-b1, c1-d1, ranks 2-3, ranks 4-8.
+    pub const fn standard(count: usize) -> Option<KingBuckets> {
+        if count == 0 || count > MAX_KING_BUCKETS {
+            return None;
+        }
+        let mut map = [0u8; 64];
+        let mut sq = 0;
+        while sq < 64 {
+            let (rank, file) = (sq / 8, sq % 8);
+            let file = if file >= 4 { 7 - file } else { file };
+            map[sq] = match count {
+                1 => 0,
+                2 => (rank > 0) as u8,
+                3 => match (rank, file) {
+                    (0, 0..=1) => 0,
+                    (0, _) => 1,
+                    _ => 2,
+                },
+                _ => match (rank, file) {
+                    (0, 0..=1) => 0,
+                    (0, _) => 1,
+                    (1..=2, _) => 2,
+                    _ => 3,
+                },
+            };
+            sq += 1;
+        }
+        Some(KingBuckets {
+            count,
+            map,
+            mirrored: true,
+        })
+    }
+
+    /// Checks the layout against the format: a count in range, every
+    /// square's layer below it, every layer used, and a mirrored layout's
+    /// map the same on both halves of the board.
+    pub fn check(&self) -> Result<(), NetError> {
+        if self.count == 0 || self.count > MAX_KING_BUCKETS {
+            return Err(NetError::BadKingBuckets(self.count));
+        }
+        let mut used = [false; MAX_KING_BUCKETS];
+        for (sq, &b) in self.map.iter().enumerate() {
+            if b as usize >= self.count || (self.mirrored && self.map[sq ^ 7] != b) {
+                return Err(NetError::BadKingMap { square: sq });
+            }
+            used[b as usize] = true;
+        }
+        match used[..self.count].iter().position(|&u| !u) {
+            Some(unused) => Err(NetError::UnusedKingBucket(unused)),
+            None => Ok(()),
+        }
+    }
+
+    /// Input rows: `count × INPUTS`.
+    #[inline]
+    pub const fn inputs(&self) -> usize {
+        self.count * INPUTS
+    }
+
+    /// The first feature and the square flip of a perspective whose own
+    /// king stands on `king` (its own square, `0..64`): features are
+    /// `base + (theirs × 6 + kind) × 64 + (sq ^ flip)`, `sq` the
+    /// perspective's own square.
+    #[inline]
+    pub const fn view(&self, king: usize) -> (usize, usize) {
+        let flip = if self.mirrored && king % 8 >= 4 { 7 } else { 0 };
+        (self.map[king] as usize * INPUTS, flip)
+    }
+}
 
 /// The output bucket of a position with `pieces` pieces (kings included)
 /// in a network with `buckets` buckets: the piece counts 2..=32 cut into
@@ -95,7 +212,8 @@ pub const fn output_bucket(pieces: usize, buckets: usize) -> usize {
 }
 
 /// Checks a network shape against the file format's limits: what `read`
-/// checks a header with and what the trainer checks its settings with.
+/// checks a header with and what the trainer checks its settings with
+/// (`KingBuckets::check` checks the input layers).
 pub fn check_shape(hidden: usize, buckets: usize) -> Result<(), NetError> {
     if hidden == 0 || hidden > MAX_HIDDEN {
         return Err(NetError::BadHidden(hidden));
@@ -119,14 +237,27 @@ pub fn output_layer_mut<T>(w2: &mut [T], hidden: usize, bucket: usize) -> &mut [
     &mut w2[bucket * 2 * hidden..][..2 * hidden]
 }
 
-/// Offset of the bucket count in a version 2 header (version 1 has none).
+/// Offset of the bucket count in a version 2 or 3 header (version 1 has
+/// none).
 pub const BUCKETS_AT: usize = 14;
+/// Offset of the king bucket count in a version 3 header; the flags follow.
+pub const KING_BUCKETS_AT: usize = 16;
+/// Offset of the king map in a version 3 header (after the checksum, so
+/// the checksum covers it).
+pub const KING_MAP_AT: usize = 34;
+
+/// The little-endian u16 at `at`.
+const fn u16_at(bytes: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
 
 /// Where a header's fields sit, which depends on its version: version 1
 /// has no bucket field, so its later fields sit 2 bytes earlier and its
-/// header is 28 bytes long.
+/// header is 28 bytes long; version 3 adds the king bucket count and the
+/// flags before the scales, and the king map after the checksum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
+    pub version: u16,
     /// Bytes before the weights.
     pub header_len: usize,
     /// Output buckets (1 in version 1).
@@ -137,21 +268,30 @@ pub struct Layout {
 
 impl Layout {
     /// The layout of a header of any version; `bytes` must hold at least
-    /// `HEADER_LEN_V1` bytes.
+    /// `HEADER_LEN_V1` bytes, and a version 3 header's first 34 (all but
+    /// its king map).
     pub const fn of(bytes: &[u8]) -> Layout {
-        if u16::from_le_bytes([bytes[8], bytes[9]]) == VERSION_1 {
-            Layout {
+        let version = u16_at(bytes, 8);
+        match version {
+            VERSION_1 => Layout {
+                version,
                 header_len: HEADER_LEN_V1,
                 buckets: 1,
                 // QA takes the place of version 2's bucket count.
                 scales_at: BUCKETS_AT,
-            }
-        } else {
-            Layout {
-                header_len: HEADER_LEN,
-                buckets: u16::from_le_bytes([bytes[BUCKETS_AT], bytes[BUCKETS_AT + 1]]) as usize,
+            },
+            VERSION_2 => Layout {
+                version,
+                header_len: HEADER_LEN_V2,
+                buckets: u16_at(bytes, BUCKETS_AT) as usize,
                 scales_at: BUCKETS_AT + 2,
-            }
+            },
+            _ => Layout {
+                version,
+                header_len: HEADER_LEN,
+                buckets: u16_at(bytes, BUCKETS_AT) as usize,
+                scales_at: KING_BUCKETS_AT + 4,
+            },
         }
     }
 
@@ -160,9 +300,28 @@ impl Layout {
         self.scales_at + 4
     }
 
-    /// Offset of the checksum.
+    /// Offset of the checksum; it covers everything after it.
     pub const fn checksum_at(self) -> usize {
-        self.header_len - 8
+        self.scales_at + 6
+    }
+
+    /// The input layers of a header with this layout (`bytes` the whole
+    /// header): before version 3, one without mirroring. Not checked.
+    pub const fn king_buckets(self, bytes: &[u8]) -> KingBuckets {
+        if self.version < VERSION {
+            return KingBuckets::NONE;
+        }
+        let mut map = [0u8; 64];
+        let mut sq = 0;
+        while sq < 64 {
+            map[sq] = bytes[KING_MAP_AT + sq];
+            sq += 1;
+        }
+        KingBuckets {
+            count: u16_at(bytes, KING_BUCKETS_AT) as usize,
+            map,
+            mirrored: u16_at(bytes, KING_BUCKETS_AT + 2) & FLAG_MIRRORED != 0,
+        }
     }
 }
 
@@ -186,6 +345,17 @@ pub enum NetError {
     BadHidden(usize),
     /// The bucket count is 0 or above `MAX_OUTPUT_BUCKETS`.
     BadBuckets(usize),
+    /// The king bucket count is 0 or above `MAX_KING_BUCKETS`.
+    BadKingBuckets(usize),
+    /// The king map gives this square a layer past the count, or (when
+    /// mirrored) another layer than its mirror's.
+    BadKingMap {
+        square: usize,
+    },
+    /// No square of the king map selects this layer.
+    UnusedKingBucket(usize),
+    /// Flag bits this build does not know.
+    UnknownFlags(u16),
     /// The eval scale is outside `MIN_EVAL_SCALE..=MAX_EVAL_SCALE`.
     BadEvalScale(i32),
     /// The length is not what the header's shape needs.
@@ -227,6 +397,17 @@ impl fmt::Display for NetError {
             NetError::BadBuckets(b) => {
                 write!(f, "{b} output buckets (1..={MAX_OUTPUT_BUCKETS})")
             }
+            NetError::BadKingBuckets(k) => {
+                write!(f, "{k} king buckets (1..={MAX_KING_BUCKETS})")
+            }
+            NetError::BadKingMap { square } => write!(
+                f,
+                "the king map's entry for square {square} is past the king buckets or differs from its mirror's"
+            ),
+            NetError::UnusedKingBucket(b) => {
+                write!(f, "no king square selects king bucket {b}")
+            }
+            NetError::UnknownFlags(flags) => write!(f, "unknown flags {flags:#06x}"),
             NetError::BadEvalScale(scale) => write!(
                 f,
                 "eval scale {scale} ({MIN_EVAL_SCALE}..={MAX_EVAL_SCALE} centipawns)"
@@ -255,32 +436,36 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The length of the weights of a network with `hidden` neurons and
-/// `buckets` output buckets.
-pub fn body_len(hidden: usize, buckets: usize) -> usize {
-    2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+/// The length of the weights of a network with `hidden` neurons,
+/// `buckets` output buckets and `king_buckets` input layers.
+pub fn body_len(hidden: usize, buckets: usize, king_buckets: usize) -> usize {
+    2 * (king_buckets * INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 /// The length of a (current version) file holding such a network.
-pub fn file_len(hidden: usize, buckets: usize) -> usize {
-    HEADER_LEN + body_len(hidden, buckets)
+pub fn file_len(hidden: usize, buckets: usize, king_buckets: usize) -> usize {
+    HEADER_LEN + body_len(hidden, buckets, king_buckets)
 }
 
 /// The file bytes of `net`, in the current version.
 pub fn write(net: &Weights) -> Vec<u8> {
-    let mut body = Vec::with_capacity(body_len(net.hidden, net.buckets));
+    let mut body = Vec::with_capacity(64 + body_len(net.hidden, net.buckets, net.king.count));
+    body.extend_from_slice(&net.king.map);
     for &w in net.w1.iter().chain(&net.b1).chain(&net.w2) {
         body.extend_from_slice(&w.to_le_bytes());
     }
     for &b in &net.b2 {
         body.extend_from_slice(&b.to_le_bytes());
     }
-    let mut out = Vec::with_capacity(HEADER_LEN + body.len());
+    let flags = if net.king.mirrored { FLAG_MIRRORED } else { 0 };
+    let mut out = Vec::with_capacity(KING_MAP_AT + body.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&(INPUTS as u16).to_le_bytes());
     out.extend_from_slice(&(net.hidden as u16).to_le_bytes());
     out.extend_from_slice(&(net.buckets as u16).to_le_bytes());
+    out.extend_from_slice(&(net.king.count as u16).to_le_bytes());
+    out.extend_from_slice(&flags.to_le_bytes());
     out.extend_from_slice(&(QA as i16).to_le_bytes());
     out.extend_from_slice(&(QB as i16).to_le_bytes());
     out.extend_from_slice(&(net.eval_scale as i16).to_le_bytes());
@@ -295,7 +480,7 @@ pub fn stored_checksum(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().expect("a checked header"))
 }
 
-/// Reads and checks a network file (of either version).
+/// Reads and checks a network file (of any version).
 pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     if bytes.len() < HEADER_LEN_V1 {
         return Err(NetError::Truncated { len: bytes.len() });
@@ -305,7 +490,7 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     }
     let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
     let version = u16_at(8);
-    if version != VERSION && version != VERSION_1 {
+    if !(VERSION_1..=VERSION).contains(&version) {
         return Err(NetError::UnsupportedVersion(version));
     }
     let layout = Layout::of(bytes);
@@ -313,6 +498,13 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
         return Err(NetError::Truncated { len: bytes.len() });
     }
     let buckets = layout.buckets;
+    if version == VERSION {
+        let flags = u16_at(KING_BUCKETS_AT + 2);
+        if flags & !FLAG_MIRRORED != 0 {
+            return Err(NetError::UnknownFlags(flags));
+        }
+    }
+    let king = layout.king_buckets(bytes);
     let expect = |field: &'static str, file: i64, expected: i64| {
         if file == expected {
             Ok(())
@@ -327,13 +519,16 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     expect("inputs", u16_at(10) as i64, INPUTS as i64)?;
     let hidden = u16_at(12) as usize;
     check_shape(hidden, buckets)?;
+    if king.count == 0 || king.count > MAX_KING_BUCKETS {
+        return Err(NetError::BadKingBuckets(king.count));
+    }
     expect("QA", u16_at(layout.scales_at) as i16 as i64, QA as i64)?;
     expect("QB", u16_at(layout.scales_at + 2) as i16 as i64, QB as i64)?;
     let eval_scale = u16_at(layout.eval_scale_at()) as i16 as i32;
     if !(MIN_EVAL_SCALE..=MAX_EVAL_SCALE).contains(&eval_scale) {
         return Err(NetError::BadEvalScale(eval_scale));
     }
-    let expected = layout.header_len + body_len(hidden, buckets);
+    let expected = layout.header_len + body_len(hidden, buckets, king.count);
     if bytes.len() != expected {
         return Err(NetError::WrongLength {
             len: bytes.len(),
@@ -341,19 +536,20 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
         });
     }
     let stored = stored_checksum(bytes);
-    let body = &bytes[layout.header_len..];
-    let computed = fnv1a(body);
+    let computed = fnv1a(&bytes[layout.checksum_at() + 8..]);
     if stored != computed {
         return Err(NetError::Checksum {
             file: stored,
             computed,
         });
     }
+    king.check()?;
+    let body = &bytes[layout.header_len..];
     let mut words = body
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]));
     let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
-    let w1 = take(INPUTS * hidden);
+    let w1 = take(king.inputs() * hidden);
     let b1 = take(hidden);
     let w2 = take(buckets * 2 * hidden);
     let b2 = body[body.len() - 4 * buckets..]
@@ -370,6 +566,7 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     Ok(Weights {
         hidden,
         buckets,
+        king,
         w1,
         b1,
         w2,
@@ -378,11 +575,24 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     })
 }
 
+/// `net` as a version 2 file (no king buckets), for tests of the reader.
+#[cfg(test)]
+pub fn write_version_2(net: &Weights) -> Vec<u8> {
+    assert_eq!(net.king, KingBuckets::NONE, "version 2 has no king buckets");
+    let mut bytes = write(net);
+    bytes.drain(KING_MAP_AT..HEADER_LEN);
+    bytes.drain(KING_BUCKETS_AT..KING_BUCKETS_AT + 4);
+    bytes[8..10].copy_from_slice(&VERSION_2.to_le_bytes());
+    let checksum = fnv1a(&bytes[HEADER_LEN_V2..]);
+    bytes[HEADER_LEN_V2 - 8..HEADER_LEN_V2].copy_from_slice(&checksum.to_le_bytes());
+    bytes
+}
+
 /// `net` as a version 1 file (one bucket only), for tests of the reader.
 #[cfg(test)]
 pub fn write_version_1(net: &Weights) -> Vec<u8> {
     assert_eq!(net.buckets, 1, "version 1 has one output bucket");
-    let mut bytes = write(net);
+    let mut bytes = write_version_2(net);
     bytes.drain(BUCKETS_AT..BUCKETS_AT + 2);
     bytes[8..10].copy_from_slice(&VERSION_1.to_le_bytes());
     bytes
@@ -405,11 +615,18 @@ mod tests {
     use super::*;
 
     fn small(buckets: usize) -> Weights {
+        small_with_kings(buckets, KingBuckets::NONE)
+    }
+
+    fn small_with_kings(buckets: usize, king: KingBuckets) -> Weights {
         let hidden = 4;
         Weights {
             hidden,
             buckets,
-            w1: (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect(),
+            king,
+            w1: (0..king.inputs() * hidden)
+                .map(|i| (i % 97) as i16 - 48)
+                .collect(),
             b1: vec![10, -20, 30, -40],
             w2: (0..buckets * 2 * hidden)
                 .map(|i| (i % 9) as i16 - 4)
@@ -422,23 +639,93 @@ mod tests {
     #[test]
     fn a_network_round_trips() {
         for buckets in [1, 3, 8] {
+            for kings in 1..=MAX_KING_BUCKETS {
+                let king = KingBuckets::standard(kings).unwrap();
+                let net = small_with_kings(buckets, king);
+                let bytes = write(&net);
+                assert_eq!(bytes.len(), file_len(4, buckets, kings));
+                assert_eq!(read(&bytes), Ok(net));
+            }
             let net = small(buckets);
-            let bytes = write(&net);
-            assert_eq!(bytes.len(), file_len(4, buckets));
-            assert_eq!(read(&bytes), Ok(net));
+            assert_eq!(read(&write(&net)), Ok(net));
         }
     }
 
     #[test]
-    fn version_1_files_are_read_as_one_bucket() {
+    fn older_versions_are_read_without_king_buckets() {
         let net = small(1);
+        let v2 = write_version_2(&small(3));
+        assert_eq!(v2.len(), HEADER_LEN_V2 + body_len(4, 3, 1));
+        assert_eq!(read(&v2), Ok(small(3)));
         let old = write_version_1(&net);
-        assert_eq!(old.len(), HEADER_LEN_V1 + body_len(4, 1));
+        assert_eq!(old.len(), HEADER_LEN_V1 + body_len(4, 1, 1));
         assert_eq!(read(&old), Ok(net.clone()));
-        assert_eq!(stored_checksum(&old), stored_checksum(&write(&net)));
-        let mut bad = old.clone();
-        bad[HEADER_LEN_V1 + 3] ^= 1;
-        assert!(matches!(read(&bad), Err(NetError::Checksum { .. })));
+        assert_eq!(
+            stored_checksum(&old),
+            stored_checksum(&write_version_2(&net))
+        );
+        for (mut bad, header) in [(old, HEADER_LEN_V1), (v2, HEADER_LEN_V2)] {
+            bad[header + 3] ^= 1;
+            assert!(matches!(read(&bad), Err(NetError::Checksum { .. })));
+        }
+    }
+
+    #[test]
+    fn the_standard_king_layouts_are_valid_and_mirror_symmetric() {
+        for count in 1..=MAX_KING_BUCKETS {
+            let king = KingBuckets::standard(count).unwrap();
+            assert_eq!(king.check(), Ok(()));
+            // g1 is seen as b1: the same layer, files flipped.
+            assert_eq!(king.view(6), (king.view(1).0, 7));
+        }
+        assert_eq!(KingBuckets::standard(0), None);
+        assert_eq!(KingBuckets::standard(MAX_KING_BUCKETS + 1), None);
+        let four = KingBuckets::standard(4).unwrap();
+        let layer = |sq: usize| four.view(sq).0 / INPUTS;
+        assert_eq!([layer(6), layer(4), layer(12), layer(60)], [0, 1, 2, 3]);
+        assert_eq!(four.view(4), (INPUTS, 7));
+        assert_eq!(four.view(3), (INPUTS, 0));
+        assert_eq!(KingBuckets::NONE.view(7), (0, 0));
+    }
+
+    #[test]
+    fn a_bad_king_layout_is_refused_with_the_reason() {
+        let king = KingBuckets::standard(4).unwrap();
+        let bytes = write(&small_with_kings(2, king));
+        let with = |at: usize, value: u8| {
+            let mut bad = bytes.clone();
+            bad[at] = value;
+            // Keep the checksum right: the layout itself is what is wrong.
+            let checksum = fnv1a(&bad[KING_MAP_AT..]);
+            bad[KING_MAP_AT - 8..KING_MAP_AT].copy_from_slice(&checksum.to_le_bytes());
+            read(&bad)
+        };
+        assert_eq!(with(KING_BUCKETS_AT, 0), Err(NetError::BadKingBuckets(0)));
+        assert_eq!(with(KING_BUCKETS_AT, 9), Err(NetError::BadKingBuckets(9)));
+        assert_eq!(with(KING_BUCKETS_AT + 2, 3), Err(NetError::UnknownFlags(3)));
+        assert_eq!(
+            with(KING_MAP_AT + 2, 4),
+            Err(NetError::BadKingMap { square: 2 })
+        );
+        // b1 in another layer than g1.
+        assert_eq!(
+            with(KING_MAP_AT + 1, 1),
+            Err(NetError::BadKingMap { square: 1 })
+        );
+        let mut three = king;
+        three.map = three.map.map(|b| b.min(2));
+        assert_eq!(
+            small_with_kings(1, three).king.check(),
+            Err(NetError::UnusedKingBucket(3))
+        );
+        let mut map_damaged = bytes.clone();
+        map_damaged[KING_MAP_AT + 10] ^= 1;
+        assert!(matches!(read(&map_damaged), Err(NetError::Checksum { .. })));
+        // Three layers declared, four in the file: the length tells.
+        assert!(matches!(
+            with(KING_BUCKETS_AT, 3),
+            Err(NetError::WrongLength { .. })
+        ));
     }
 
     #[test]
@@ -459,6 +746,7 @@ mod tests {
         let bytes = write(&small(2));
         assert_eq!(read(&bytes[..10]), Err(NetError::Truncated { len: 10 }));
         assert_eq!(read(&bytes[..29]), Err(NetError::Truncated { len: 29 }));
+        assert_eq!(read(&bytes[..97]), Err(NetError::Truncated { len: 97 }));
         let mut bad = bytes.clone();
         bad[0] = b'X';
         assert_eq!(read(&bad), Err(NetError::NotANetwork));
@@ -466,7 +754,7 @@ mod tests {
         bad[8] = 9;
         assert_eq!(read(&bad), Err(NetError::UnsupportedVersion(9)));
         let mut bad = bytes.clone();
-        bad[16] = 1;
+        bad[20] = 1;
         assert!(matches!(
             read(&bad),
             Err(NetError::Mismatch { field: "QA", .. })

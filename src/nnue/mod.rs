@@ -6,8 +6,12 @@
 //! 768 = 2 × 6 × 64 features: whose piece (the perspective's own = 0, the
 //! other side's = 1), its kind (pawn .. king), its square, flipped
 //! vertically when the perspective is Black, so both sides see the board
-//! from their own first rank. Each perspective's features sum rows of the
-//! same input weights into an accumulator of `H` values. The output is
+//! from their own first rank. A network may have up to `MAX_KING_BUCKETS`
+//! such blocks of 768 (king buckets, `KingBuckets`): the perspective's own
+//! king square chooses the block its features go to, and a mirrored
+//! network also flips files while that king stands on files e-h, so each
+//! side sees its king on files a-d (`View`). Each perspective's features
+//! sum rows of the same input weights into an accumulator of `H` values. The output is
 //! `b2 + Σ screlu(acc_stm) · w2[..H] + Σ screlu(acc_other) · w2[H..]`,
 //! where `screlu(x) = clamp(x, 0, 1)²`, in units of the network's eval
 //! scale in centipawns (the trainer's sigmoid is `1 / (1 + e^-out)`).
@@ -20,7 +24,10 @@ pub mod file;
 mod kernels;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use file::{output_bucket, NetError, Weights, INPUTS, MAX_OUTPUT_BUCKETS, QA, QB};
+pub use file::{
+    output_bucket, KingBuckets, NetError, Weights, INPUTS, MAX_KING_BUCKETS, MAX_OUTPUT_BUCKETS,
+    QA, QB,
+};
 pub use kernels::Kernels;
 
 use crate::chess::{Color, Kind, Piece, Position, Square};
@@ -40,41 +47,65 @@ pub const MAX_ACTIVE: usize = 32;
 // (AVX2) or 32 (AVX-512) values at a time.
 const _: () = assert!(HIDDEN <= 512 && HIDDEN.is_multiple_of(32));
 
-/// The input feature of `piece` on `sq`, seen from `perspective`.
-#[inline]
-pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
-    let theirs = (piece.color() != perspective) as usize;
-    let sq = match perspective {
-        Color::White => sq.index(),
-        Color::Black => sq.flip_rank().index(),
-    };
-    (theirs * 6 + piece.kind().index()) * 64 + sq
+/// How one perspective sees the board while its king stands where it
+/// does: the first feature of the king's input layer, and the flips that
+/// take a square to the perspective's own (ranks for Black, files for a
+/// mirrored network whose king is on files e-h). A perspective's features
+/// change all at once only when its king moves to another `View`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    perspective: Color,
+    base: u16,
+    flip: u8,
 }
 
-/// The same piece seen from the other side: `feature(!p, piece, sq)` from
-/// `feature(p, piece, sq)`.
-#[inline]
-pub fn mirror(feature: usize) -> usize {
-    let theirs = feature / 384;
-    let kind = feature / 64 % 6;
-    let sq = feature % 64;
-    ((1 - theirs) * 6 + kind) * 64 + (sq ^ 56)
+impl View {
+    /// The view of `perspective` with its king on `king`.
+    #[inline]
+    pub fn new(layout: &KingBuckets, perspective: Color, king: Square) -> View {
+        let rank_flip = match perspective {
+            Color::White => 0,
+            Color::Black => 56,
+        };
+        let (base, file_flip) = layout.view(king.index() ^ rank_flip);
+        View {
+            perspective,
+            base: base as u16,
+            flip: (rank_flip ^ file_flip) as u8,
+        }
+    }
+
+    /// The view of `perspective` in `pos`.
+    #[inline]
+    pub fn of(layout: &KingBuckets, pos: &Position, perspective: Color) -> View {
+        View::new(layout, perspective, pos.king(perspective))
+    }
+
+    /// The king bucket of this view, and whether it flips files (1) or not
+    /// (0): where the accumulator cache keeps its sums.
+    #[inline]
+    pub(crate) fn key(self) -> (usize, usize) {
+        (self.base as usize / INPUTS, (self.flip & 7 != 0) as usize)
+    }
+
+    /// The input feature of `piece` on `sq`.
+    #[inline]
+    pub fn feature(self, piece: Piece, sq: Square) -> u16 {
+        let theirs = (piece.color() != self.perspective) as usize;
+        let index = (theirs * 6 + piece.kind().index()) * 64 + (sq.index() ^ self.flip as usize);
+        self.base + index as u16
+    }
 }
 
-/// The features of `pos` from the side to move's perspective (the other
-/// side's are their `mirror`s). Returns how many were written.
-pub fn active_features(pos: &Position, out: &mut [u16; MAX_ACTIVE]) -> usize {
-    features_seen_by(pos, pos.side_to_move(), out)
-}
-
-/// The features of `pos` from `perspective`. Returns how many were written.
-pub fn features_seen_by(pos: &Position, perspective: Color, out: &mut [u16; MAX_ACTIVE]) -> usize {
+/// The features of `pos` as `view` sees them. Returns how many were
+/// written.
+pub fn features_seen_by(pos: &Position, view: View, out: &mut [u16; MAX_ACTIVE]) -> usize {
     let mut n = 0;
     for color in [Color::White, Color::Black] {
         for kind in Kind::ALL {
             for sq in pos.pieces_of(color, kind) {
                 if n < MAX_ACTIVE {
-                    out[n] = feature(perspective, Piece::new(color, kind), sq) as u16;
+                    out[n] = view.feature(Piece::new(color, kind), sq);
                     n += 1;
                 }
             }
@@ -83,14 +114,54 @@ pub fn features_seen_by(pos: &Position, perspective: Color, out: &mut [u16; MAX_
     n
 }
 
+/// The features of `pos` from the side to move's perspective, in one
+/// input layer without mirroring (`KingBuckets::NONE`): the position as a
+/// training sample keeps it. The other side's are their `mirror`s;
+/// `in_layer` places either in a network's king buckets. Returns how many
+/// were written.
+pub fn active_features(pos: &Position, out: &mut [u16; MAX_ACTIVE]) -> usize {
+    let view = View::of(&KingBuckets::NONE, pos, pos.side_to_move());
+    features_seen_by(pos, view, out)
+}
+
+/// The same piece seen from the other side, in one input layer without
+/// mirroring: the other perspective's feature from one perspective's.
+#[inline]
+pub fn mirror(feature: usize) -> usize {
+    let theirs = feature / 384;
+    let kind = feature / 64 % 6;
+    let sq = feature % 64;
+    ((1 - theirs) * 6 + kind) * 64 + (sq ^ 56)
+}
+
+/// One perspective's features in one layer without mirroring (as
+/// `active_features` and `mirror` give them), placed in `layout`'s king
+/// bucket and flipped as its own king's square says. The perspective's own
+/// king must be among them. Returns how many were written.
+pub fn in_layer(layout: &KingBuckets, plain: &[u16], out: &mut [u16; MAX_ACTIVE]) -> usize {
+    const OWN_KING: usize = Kind::King as usize * 64;
+    let king = plain
+        .iter()
+        .map(|&f| f as usize)
+        .find(|f| (OWN_KING..OWN_KING + 64).contains(f))
+        .map_or(0, |f| f % 64);
+    let (base, flip) = layout.view(king);
+    for (o, &f) in out.iter_mut().zip(plain) {
+        let f = f as usize;
+        *o = (base + (f & !63) + ((f & 63) ^ flip)) as u16;
+    }
+    plain.len().min(MAX_ACTIVE)
+}
+
 /// A network as the search runs it: the file's weights in fixed-size,
 /// cache-aligned rows of `HIDDEN` values. Only `decode` and `from_weights`
 /// build one, from checked weights, so `buckets` is in
 /// `1..=MAX_OUTPUT_BUCKETS`.
 #[repr(C, align(64))]
 pub struct Network {
-    /// One row per input feature.
-    pub(crate) w1: [[i16; HIDDEN]; INPUTS],
+    /// One row per input feature, king bucket by king bucket: the file's
+    /// `king.count × INPUTS` rows, then zeros.
+    pub(crate) w1: [[i16; HIDDEN]; INPUTS * MAX_KING_BUCKETS],
     /// The hidden layer's bias, one per neuron.
     pub(crate) b1: [i16; HIDDEN],
     /// Per output bucket: the side to move's half, then the other side's
@@ -99,6 +170,8 @@ pub struct Network {
     pub(crate) b2: [i32; MAX_OUTPUT_BUCKETS],
     /// How many output buckets the file has.
     pub(crate) buckets: usize,
+    /// The input layers and mirroring.
+    pub(crate) king: KingBuckets,
     /// Centipawns per unit of output (the file's).
     pub(crate) eval_scale: i32,
 }
@@ -125,12 +198,14 @@ impl Network {
             }
             index
         }
+        let king = layout.king_buckets(bytes);
         let mut net = Network {
-            w1: [[0; HIDDEN]; INPUTS],
+            w1: [[0; HIDDEN]; INPUTS * MAX_KING_BUCKETS],
             b1: [0; HIDDEN],
             w2: [[[0; HIDDEN]; 2]; MAX_OUTPUT_BUCKETS],
             b2: [0; MAX_OUTPUT_BUCKETS],
             buckets,
+            king,
             eval_scale: i16::from_le_bytes([
                 bytes[layout.eval_scale_at()],
                 bytes[layout.eval_scale_at() + 1],
@@ -138,7 +213,7 @@ impl Network {
         };
         let mut index = 0;
         let mut f = 0;
-        while f < INPUTS {
+        while f < king.inputs() {
             index = words(bytes, header, index, &mut net.w1[f]);
             f += 1;
         }
@@ -183,6 +258,7 @@ impl Network {
         }
         net.b2[..weights.buckets].copy_from_slice(&weights.b2);
         net.buckets = weights.buckets;
+        net.king = weights.king;
         net.eval_scale = weights.eval_scale;
         Ok(net)
     }
@@ -212,13 +288,24 @@ impl Network {
     pub fn bucket(&self, pos: &Position) -> usize {
         output_bucket(pos.occupied().count() as usize, self.buckets)
     }
+
+    /// How `perspective` sees `pos` in this network.
+    #[inline]
+    pub fn view(&self, pos: &Position, perspective: Color) -> View {
+        View::of(&self.king, pos, perspective)
+    }
+
+    /// The input layers and mirroring.
+    pub fn king_buckets(&self) -> &KingBuckets {
+        &self.king
+    }
 }
 
 /// The checked weights of the network file at `path`, of any shape the
 /// format allows: a regular file no larger than the largest network (a
 /// huge one is refused without reading it all).
 pub fn read_weights(path: &std::path::Path) -> Result<Weights, LoadError> {
-    let limit = file::file_len(file::MAX_HIDDEN, file::MAX_OUTPUT_BUCKETS) as u64;
+    let limit = file::file_len(file::MAX_HIDDEN, file::MAX_OUTPUT_BUCKETS, MAX_KING_BUCKETS) as u64;
     let bytes = crate::files::read_regular_file(path, limit).map_err(LoadError::File)?;
     file::read(&bytes).map_err(LoadError::Invalid)
 }
@@ -353,19 +440,26 @@ impl std::error::Error for UnknownEval {}
 impl Weights {
     /// The evaluation of `pos` in centipawns for the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let mut features = [0u16; MAX_ACTIVE];
-        let n = active_features(pos, &mut features);
+        let mut plain = [0u16; MAX_ACTIVE];
+        let n = active_features(pos, &mut plain);
+        let other: Vec<u16> = plain[..n]
+            .iter()
+            .map(|&f| mirror(f as usize) as u16)
+            .collect();
         let h = self.hidden;
-        let mut ours = self.b1.clone();
-        let mut theirs = self.b1.clone();
-        for &f in &features[..n] {
-            let f = f as usize;
-            let (row, mirrored) = (&self.w1[f * h..][..h], &self.w1[mirror(f) * h..][..h]);
-            for i in 0..h {
-                ours[i] = ours[i].wrapping_add(row[i]);
-                theirs[i] = theirs[i].wrapping_add(mirrored[i]);
+        let accumulate = |plain: &[u16]| {
+            let mut features = [0u16; MAX_ACTIVE];
+            let n = in_layer(&self.king, plain, &mut features);
+            let mut acc = self.b1.clone();
+            for &f in &features[..n] {
+                let row = &self.w1[f as usize * h..][..h];
+                for i in 0..h {
+                    acc[i] = acc[i].wrapping_add(row[i]);
+                }
             }
-        }
+            acc
+        };
+        let (ours, theirs) = (accumulate(&plain[..n]), accumulate(&other));
         let half = |acc: &[i16], w: &[i16]| -> i64 {
             acc.iter()
                 .zip(w)
@@ -401,15 +495,19 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         )
         .unwrap();
+        let plain = KingBuckets::NONE;
+        let (white, black) = (
+            View::of(&plain, &pos, Color::White),
+            View::of(&plain, &pos, Color::Black),
+        );
         for color in [Color::White, Color::Black] {
             for kind in Kind::ALL {
                 for sq in pos.pieces_of(color, kind) {
                     let piece = Piece::new(color, kind);
-                    let white = feature(Color::White, piece, sq);
-                    let black = feature(Color::Black, piece, sq);
-                    assert!(white < INPUTS && black < INPUTS);
-                    assert_eq!(mirror(white), black);
-                    assert_eq!(mirror(black), white);
+                    let (w, b) = (white.feature(piece, sq), black.feature(piece, sq));
+                    assert!((w as usize) < INPUTS && (b as usize) < INPUTS);
+                    assert_eq!(mirror(w as usize), b as usize);
+                    assert_eq!(mirror(b as usize), w as usize);
                 }
             }
         }
@@ -417,11 +515,60 @@ mod tests {
         for color in [Color::White, Color::Black] {
             for kind in Kind::ALL {
                 for sq in Square::all() {
-                    assert!(all.insert(feature(Color::White, Piece::new(color, kind), sq)));
+                    assert!(all.insert(white.feature(Piece::new(color, kind), sq)));
                 }
             }
         }
         assert_eq!(all.len(), INPUTS);
+    }
+
+    /// A perspective's view places its features in its king's layer and
+    /// flips files while that king is on files e-h, as `in_layer` does from
+    /// the plain features; every king square of every layout.
+    #[test]
+    fn views_place_features_in_the_king_layer() {
+        for count in 1..=MAX_KING_BUCKETS {
+            let layout = KingBuckets::standard(count).unwrap();
+            for king in Square::all() {
+                for perspective in [Color::White, Color::Black] {
+                    let other_king = Square::all()
+                        .find(|&s| {
+                            let (a, b) = (s.index() as i32, king.index() as i32);
+                            (a % 8 - b % 8).abs() > 1 || (a / 8 - b / 8).abs() > 1
+                        })
+                        .unwrap();
+                    let mut board = [None; 64];
+                    board[king.index()] = Some(Piece::new(perspective, Kind::King));
+                    board[other_king.index()] = Some(Piece::new(!perspective, Kind::King));
+                    let view = View::new(&layout, perspective, king);
+                    let plain_view = View::new(&KingBuckets::NONE, perspective, king);
+                    let pieces: Vec<(Piece, Square)> = board
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, p)| p.map(|p| (p, Square::new(i as u8))))
+                        .chain([
+                            (Piece::new(Color::White, Kind::Knight), Square::new(27)),
+                            (Piece::new(Color::Black, Kind::Pawn), Square::new(52)),
+                        ])
+                        .collect();
+                    let plain: Vec<u16> = pieces
+                        .iter()
+                        .map(|&(p, s)| plain_view.feature(p, s))
+                        .collect();
+                    let mut placed = [0u16; MAX_ACTIVE];
+                    let n = in_layer(&layout, &plain, &mut placed);
+                    let direct: Vec<u16> =
+                        pieces.iter().map(|&(p, s)| view.feature(p, s)).collect();
+                    assert_eq!(&placed[..n], &direct[..], "{count} layers, king {king:?}");
+                    let own = king.index() ^ if perspective == Color::White { 0 } else { 56 };
+                    let layer = layout.map[own] as usize;
+                    assert!(direct.iter().all(|&f| f as usize / INPUTS == layer));
+                    // The own king always appears on files a-d when mirrored.
+                    let king_feature = view.feature(Piece::new(perspective, Kind::King), king);
+                    assert!(!layout.mirrored || (king_feature % 8) < 4);
+                }
+            }
+        }
     }
 
     /// `Network::decode` (the embedded network's, at compile time) reads
@@ -463,23 +610,39 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             ((state >> 33) % 200) as i16 - 100
         };
-        let net = Weights {
-            hidden,
-            buckets: 4,
-            w1: (0..INPUTS * hidden).map(|_| next()).collect(),
-            b1: (0..hidden).map(|_| next() + 100).collect(),
-            w2: (0..4 * 2 * hidden).map(|_| next()).collect(),
-            b2: vec![1000, -500, 20, 7],
-            eval_scale: 150,
-        };
-        let pos = Position::from_fen(
-            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
-        )
-        .unwrap();
-        let flipped = Position::from_fen(
-            "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4",
-        )
-        .unwrap();
-        assert_eq!(net.evaluate(&pos), net.evaluate(&flipped));
+        for king in [KingBuckets::NONE, KingBuckets::standard(4).unwrap()] {
+            let net = Weights {
+                hidden,
+                buckets: 4,
+                king,
+                w1: (0..king.inputs() * hidden).map(|_| next()).collect(),
+                b1: (0..hidden).map(|_| next() + 100).collect(),
+                w2: (0..4 * 2 * hidden).map(|_| next()).collect(),
+                b2: vec![1000, -500, 20, 7],
+                eval_scale: 150,
+            };
+            let pos = Position::from_fen(
+                "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            )
+            .unwrap();
+            let flipped = Position::from_fen(
+                "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4",
+            )
+            .unwrap();
+            assert_eq!(net.evaluate(&pos), net.evaluate(&flipped));
+            if king.mirrored {
+                // Mirrored left to right (no castling rights: the inputs
+                // do not show them), a mirrored network sees the same.
+                let mirrored = Position::from_fen(
+                    "r1bkqb1r/ppp1pppp/2n2n2/3p4/3P1B2/2N5/PPP1PPPP/R2KQBNR w - - 4 4",
+                )
+                .unwrap();
+                let unmirrored = Position::from_fen(
+                    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w - - 4 4",
+                )
+                .unwrap();
+                assert_eq!(net.evaluate(&mirrored), net.evaluate(&unmirrored));
+            }
+        }
     }
 }

@@ -3,13 +3,14 @@
 use crate::data::DEFAULT_DATA_FILE;
 use crate::nnue;
 use crate::nnue::file::{MAX_EVAL_SCALE, MIN_EVAL_SCALE};
+use crate::nnue::{KingBuckets, MAX_KING_BUCKETS};
 use crate::search::MAX_THREADS;
 use crate::tools::args::{ArgError, Flags};
 use std::path::PathBuf;
 
 /// `kiln train`'s usage: the flags `Config::from_args` reads.
 pub const USAGE: &str = "usage: kiln train [--data FILE]... [--out FILE] [--hidden N] \
-[--buckets N] [--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--eval-scale CP] [--no-mirror] [--init FILE.nnue]";
+[--buckets N] [--king-buckets N] [--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--eval-scale CP] [--no-mirror] [--init FILE.nnue]";
 
 /// What `kiln train` was asked to do.
 #[derive(Clone, Debug)]
@@ -20,6 +21,10 @@ pub struct Config {
     /// Output buckets (`nnue::output_bucket`): 1 is a single output layer.
     /// On the 2.10 M positions of kiln-0, 8 beat 1 by 26.0 ± 16.1 Elo.
     pub buckets: usize,
+    /// The input layers (king buckets) and mirroring: the embedded
+    /// network's by default, `--king-buckets N` for
+    /// `KingBuckets::standard(N)` (mirrored).
+    pub king: KingBuckets,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
@@ -57,6 +62,7 @@ impl Default for Config {
             out: PathBuf::from("data/kiln.nnue"),
             hidden: nnue::HIDDEN,
             buckets: 8,
+            king: *nnue::EMBEDDED.king_buckets(),
             epochs: 10,
             batch: 16_384,
             lr: 0.001,
@@ -75,7 +81,7 @@ impl Default for Config {
 impl Config {
     /// `kiln train`'s flags: `--data FILE` (any number; default
     /// `DEFAULT_DATA_FILE`), `--out FILE`, `--hidden N`, `--buckets N`,
-    /// `--epochs N`, `--batch N`, `--lr X`, `--lr-drop X`,
+    /// `--king-buckets N`, `--epochs N`, `--batch N`, `--lr X`, `--lr-drop X`,
     /// `--result-weight X`, `--threads N`, `--seed N`, `--positions N`,
     /// `--eval-scale CP`, `--no-mirror`, `--init FILE.nnue`. Shapes are
     /// checked by `train`.
@@ -91,6 +97,10 @@ impl Config {
                 "--out" => config.out = flags.value(flag)?.into(),
                 "--hidden" => config.hidden = flags.number(flag, ..)?,
                 "--buckets" => config.buckets = flags.number(flag, ..)?,
+                "--king-buckets" => {
+                    let count = flags.number(flag, 1..=MAX_KING_BUCKETS)?;
+                    config.king = KingBuckets::standard(count).expect("a count in range");
+                }
                 "--epochs" => config.epochs = flags.number(flag, ..)?,
                 "--batch" => config.batch = flags.number(flag, 1..)?,
                 "--lr" => config.lr = positive(&mut flags, flag)?,
@@ -147,6 +157,8 @@ mod tests {
         assert_eq!(config.eval_scale, Some(150));
         assert!(!config.mirror);
         assert_eq!(config.init, None);
+        let config = Config::from_args(&args("--king-buckets 4")).unwrap();
+        assert_eq!(config.king, KingBuckets::standard(4).unwrap());
         let config = Config::from_args(&args("--init networks/kiln-1.nnue")).unwrap();
         assert_eq!(config.init, Some(PathBuf::from("networks/kiln-1.nnue")));
         for line in [
@@ -155,6 +167,8 @@ mod tests {
             "--batch 0",
             "--result-weight 1.5",
             "--threads 0",
+            "--king-buckets 0",
+            "--king-buckets 5",
             "--eval-scale 1",
             "--epochs",
             "--init",

@@ -23,6 +23,13 @@ pub enum TrainError {
         found: (usize, usize),
         asked: (usize, usize),
     },
+    /// The `--init` network's input layers cannot start the ones asked for:
+    /// only a network without king buckets or mirroring moves into them.
+    InitKingBuckets {
+        path: PathBuf,
+        found: (usize, bool),
+        asked: (usize, bool),
+    },
     /// The folder the network goes in could not be made.
     CreateFolder {
         path: PathBuf,
@@ -50,6 +57,15 @@ impl fmt::Display for TrainError {
                 found.1,
                 asked.0,
                 asked.1
+            ),
+            TrainError::InitKingBuckets { path, found, asked } => write!(
+                f,
+                "{}: a network with {} king bucket(s){} cannot start one with {}{} (--king-buckets): only a network with one and no mirroring moves into king buckets",
+                path.display(),
+                found.0,
+                if found.1 { ", mirrored," } else { "" },
+                asked.0,
+                if asked.1 { ", mirrored" } else { "" },
             ),
             TrainError::CreateFolder { path, error } => {
                 write!(f, "cannot make the folder {}: {error}", path.display())

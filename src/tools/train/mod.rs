@@ -90,9 +90,7 @@ fn epoch(
     }
     let threads = config.threads.max(1);
     let mut total = 0.0;
-    let mut grads: Vec<FloatNetwork> = (0..threads)
-        .map(|_| FloatNetwork::zero(net.hidden, net.buckets, net.eval_scale))
-        .collect();
+    let mut grads: Vec<FloatNetwork> = (0..threads).map(|_| net.zero_like()).collect();
     for batch in train.chunks(config.batch.max(1)) {
         let chunk = batch.len().div_ceil(threads);
         let shared: &FloatNetwork = net;
@@ -158,6 +156,7 @@ pub fn train(
     log: &mut impl Write,
 ) -> Result<Report, TrainError> {
     nnue::file::check_shape(config.hidden, config.buckets).map_err(TrainError::Shape)?;
+    config.king.check().map_err(TrainError::Shape)?;
     if train.is_empty() {
         return Err(TrainError::NoSamples);
     }
@@ -165,16 +164,24 @@ pub fn train(
     let random_seed = rng.next_u64();
     let mut net = match &config.init {
         Some(path) => initial_network(path, config, eval_scale, random_seed)?,
-        None => FloatNetwork::random(config.hidden, config.buckets, eval_scale, random_seed),
+        None => FloatNetwork::random(
+            config.hidden,
+            config.buckets,
+            config.king,
+            eval_scale,
+            random_seed,
+        ),
     };
     let parameters = net.params().count();
     let mut adam = Adam::new(parameters);
     let _ = writeln!(
         log,
-        "train: {} positions, validation: {}, network (768x{})x2x1, {} output buckets ({parameters} weights)",
+        "train: {} positions, validation: {}, network (768x{}x{})x2x1{}, {} output buckets ({parameters} weights)",
         train.len(),
         validation.len(),
+        config.king.count,
         config.hidden,
+        if config.king.mirrored { " mirrored" } else { "" },
         config.buckets
     );
     if let Some(path) = &config.init {
@@ -245,7 +252,15 @@ fn initial_network(
             asked: (config.hidden, config.buckets),
         });
     }
-    let mut net = FloatNetwork::from(&weights).widened(config.hidden, seed);
+    let found = (weights.king.count, weights.king.mirrored);
+    let mut net = FloatNetwork::from(&weights)
+        .widened(config.hidden, seed)
+        .with_king_buckets(config.king)
+        .ok_or_else(|| TrainError::InitKingBuckets {
+            path: path.to_path_buf(),
+            found,
+            asked: (config.king.count, config.king.mirrored),
+        })?;
     let factor = weights.eval_scale as f32 / eval_scale as f32;
     for w in net.w2.iter_mut().chain(net.b2.iter_mut()) {
         *w = (*w * factor).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
@@ -364,6 +379,7 @@ mod tests {
             &FloatNetwork::random(
                 config.hidden,
                 config.buckets,
+                config.king,
                 eval_scale,
                 Rng::new(config.seed).next_u64(),
             ),
@@ -562,7 +578,7 @@ mod tests {
         let start_loss = loss(&rounded, &loaded.validation, 2);
         let (_, trained_loss) = trained.losses[trained.best_epoch - 1];
         assert!((start_loss - trained_loss).abs() < 0.05 * trained_loss);
-        let random = FloatNetwork::random(16, 2, loaded.eval_scale, 1);
+        let random = FloatNetwork::random(16, 2, config.king, loaded.eval_scale, 1);
         let random_loss = loss(&random, &loaded.train, 2);
         let trained_train_loss = loss(&rounded, &loaded.train, 2);
         assert!(trained_train_loss < 0.8 * random_loss);
@@ -621,5 +637,52 @@ mod tests {
         );
         let new_neurons = &crate::nnue::file::output_layer(&trained_wide.network.w2, 32, 0)[16..32];
         assert!(new_neurons.iter().any(|w| *w != 0.0), "{new_neurons:?}");
+
+        // King buckets: the network without them moves into the
+        // factoriser. With both kings on files a-d (nothing mirrored) it
+        // evaluates as before; training then lowers the loss; the result
+        // starts a network of its own layout but refuses to start one
+        // without king buckets.
+        let four = crate::nnue::KingBuckets::standard(4).unwrap();
+        let kings = |epochs, init: PathBuf, loaded: &mut Loaded| {
+            let config = Config {
+                epochs,
+                king: four,
+                init: Some(init),
+                out: data.with_extension("kings.nnue"),
+                ..config.clone()
+            };
+            train_loaded(&config, loaded, first.eval_scale)
+        };
+        let moved = kings(0, config.out.clone(), &mut loaded).unwrap().network;
+        assert_eq!((moved.king, moved.factoriser.len()), (four, 768 * 16));
+        for fen in [
+            "r2k3r/pp3ppp/2n2n2/3p4/3P4/2N2N2/PP3PPP/R2K3R w - - 0 10",
+            "2kr3r/ppp2ppp/2n5/8/8/2N5/PPP2PPP/2KR3R b - - 0 15",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let (before, after) = (rounded.evaluate(&pos), moved.evaluate(&pos));
+            assert!((before - after).abs() < 1e-3, "{fen}: {before} vs {after}");
+        }
+        let start = loss(&moved, &loaded.train, 2);
+        let trained_kings = kings(2, config.out.clone(), &mut loaded).unwrap();
+        assert!(
+            trained_kings.losses[1].0 < start,
+            "{:?} vs {start}",
+            trained_kings.losses
+        );
+        let path = data.with_extension("kings.nnue");
+        std::fs::write(&path, nnue::file::write(&trained_kings.network.quantise())).unwrap();
+        assert_eq!(nnue::read_weights(&path).unwrap().king, four);
+        assert!(kings(1, path.clone(), &mut loaded).is_ok());
+        let back = Config {
+            epochs: 0,
+            init: Some(path),
+            ..config.clone()
+        };
+        let refused = train_loaded(&back, &mut loaded, first.eval_scale)
+            .unwrap_err()
+            .to_string();
+        assert!(refused.contains("king bucket"), "{refused}");
     }
 }

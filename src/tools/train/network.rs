@@ -2,8 +2,9 @@
 //! the conversions to and from the integer weights of `nnue::file`.
 
 use super::samples::TrainSample;
+use super::WEIGHT_CLIP;
 use crate::nnue::file::{output_layer, output_layer_mut};
-use crate::nnue::{mirror, Weights, INPUTS, QA, QB};
+use crate::nnue::{in_layer, mirror, KingBuckets, Weights, INPUTS, MAX_ACTIVE, QA, QB};
 use crate::rng::Rng;
 use crate::tools::fit::sigmoid;
 
@@ -11,11 +12,22 @@ use crate::tools::fit::sigmoid;
 const INIT_INPUT_RANGE: f32 = 0.1;
 
 /// The network in floats, as it trains (and its gradient, same shape).
+///
+/// With more than one king bucket it trains a factoriser too: one more
+/// block of `INPUTS` rows that every king bucket's rows are added to, so
+/// what a piece on a square is worth whatever the king's bucket is learned
+/// once, from every position, and each bucket learns only its difference.
+/// `quantise` merges the factoriser into every bucket.
 #[derive(Clone, Debug)]
 pub struct FloatNetwork {
     pub hidden: usize,
     pub buckets: usize,
+    /// The input layers and mirroring.
+    pub king: KingBuckets,
+    /// `king.count × INPUTS × hidden`.
     pub w1: Vec<f32>,
+    /// `INPUTS × hidden` shared by every king bucket; empty with one.
+    pub factoriser: Vec<f32>,
     pub b1: Vec<f32>,
     /// `buckets × 2 × hidden`, as in the file.
     pub w2: Vec<f32>,
@@ -25,11 +37,19 @@ pub struct FloatNetwork {
 }
 
 impl FloatNetwork {
-    pub(super) fn zero(hidden: usize, buckets: usize, eval_scale: i32) -> FloatNetwork {
+    pub(super) fn zero(
+        hidden: usize,
+        buckets: usize,
+        king: KingBuckets,
+        eval_scale: i32,
+    ) -> FloatNetwork {
+        let factorised = if king.count > 1 { INPUTS * hidden } else { 0 };
         FloatNetwork {
             hidden,
             buckets,
-            w1: vec![0.0; INPUTS * hidden],
+            king,
+            w1: vec![0.0; king.inputs() * hidden],
+            factoriser: vec![0.0; factorised],
             b1: vec![0.0; hidden],
             w2: vec![0.0; buckets * 2 * hidden],
             b2: vec![0.0; buckets],
@@ -37,15 +57,32 @@ impl FloatNetwork {
         }
     }
 
-    /// Small random input weights and output weights; zero biases.
-    pub fn random(hidden: usize, buckets: usize, eval_scale: i32, seed: u64) -> FloatNetwork {
+    /// A zero network of `self`'s shape (a gradient's).
+    pub(super) fn zero_like(&self) -> FloatNetwork {
+        FloatNetwork::zero(self.hidden, self.buckets, self.king, self.eval_scale)
+    }
+
+    /// Small random input weights (the factoriser's; the king buckets'
+    /// differences start at zero) and output weights; zero biases.
+    pub fn random(
+        hidden: usize,
+        buckets: usize,
+        king: KingBuckets,
+        eval_scale: i32,
+        seed: u64,
+    ) -> FloatNetwork {
         let mut rng = Rng::new(seed);
         let mut uniform = |range: f32| {
             let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * unit - 1.0) * range
         };
-        let mut net = FloatNetwork::zero(hidden, buckets, eval_scale);
-        for w in &mut net.w1 {
+        let mut net = FloatNetwork::zero(hidden, buckets, king, eval_scale);
+        let shared = if king.count > 1 {
+            &mut net.factoriser
+        } else {
+            &mut net.w1
+        };
+        for w in shared {
             *w = uniform(INIT_INPUT_RANGE);
         }
         let output_range = 1.0 / (2.0 * hidden as f32).sqrt();
@@ -65,13 +102,18 @@ impl FloatNetwork {
         if hidden == self.hidden {
             return self.clone();
         }
-        let random = FloatNetwork::random(hidden, self.buckets, self.eval_scale, seed);
-        let mut net = FloatNetwork::zero(hidden, self.buckets, self.eval_scale);
+        let random = FloatNetwork::random(hidden, self.buckets, self.king, self.eval_scale, seed);
+        let mut net = FloatNetwork::zero(hidden, self.buckets, self.king, self.eval_scale);
         let old = self.hidden;
-        for f in 0..INPUTS {
-            net.w1[f * hidden..][..old].copy_from_slice(&self.w1[f * old..][..old]);
-            net.w1[f * hidden + old..][..hidden - old]
-                .copy_from_slice(&random.w1[f * hidden + old..][..hidden - old]);
+        for (to, from, random) in [
+            (&mut net.w1, &self.w1, &random.w1),
+            (&mut net.factoriser, &self.factoriser, &random.factoriser),
+        ] {
+            for f in 0..from.len() / old {
+                to[f * hidden..][..old].copy_from_slice(&from[f * old..][..old]);
+                to[f * hidden + old..][..hidden - old]
+                    .copy_from_slice(&random[f * hidden + old..][..hidden - old]);
+            }
         }
         net.b1[..old].copy_from_slice(&self.b1);
         for bucket in 0..self.buckets {
@@ -84,9 +126,36 @@ impl FloatNetwork {
         net
     }
 
+    /// This network with the input layers `king`. A network with one
+    /// layer and no mirroring (every network before king buckets) moves
+    /// into the factoriser, the king buckets' differences starting at
+    /// zero, so it evaluates as before except that a perspective whose king
+    /// is on files e-h now sees the board mirrored (which a network trained
+    /// on mirrored samples hardly notices). `None` for any other change.
+    pub fn with_king_buckets(mut self, king: KingBuckets) -> Option<FloatNetwork> {
+        if king == self.king {
+            return Some(self);
+        }
+        if self.king != KingBuckets::NONE {
+            return None;
+        }
+        let plain = std::mem::take(&mut self.w1);
+        let mut net = FloatNetwork::zero(self.hidden, self.buckets, king, self.eval_scale);
+        if king.count > 1 {
+            net.factoriser = plain;
+        } else {
+            net.w1 = plain;
+        }
+        net.b1 = self.b1;
+        net.w2 = self.w2;
+        net.b2 = self.b2;
+        Some(net)
+    }
+
     pub(super) fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
         self.w1
             .iter_mut()
+            .chain(self.factoriser.iter_mut())
             .chain(self.b1.iter_mut())
             .chain(self.w2.iter_mut())
             .chain(self.b2.iter_mut())
@@ -95,23 +164,42 @@ impl FloatNetwork {
     pub(super) fn params(&self) -> impl Iterator<Item = &f32> {
         self.w1
             .iter()
+            .chain(self.factoriser.iter())
             .chain(self.b1.iter())
             .chain(self.w2.iter())
             .chain(self.b2.iter())
     }
 
+    /// Both perspectives' features (side to move first) in this network's
+    /// king buckets, from a sample's plain features.
+    fn features(&self, plain: &[u16]) -> [([u16; MAX_ACTIVE], usize); 2] {
+        let mut other = [0u16; MAX_ACTIVE];
+        for (o, &f) in other.iter_mut().zip(plain) {
+            *o = mirror(f as usize) as u16;
+        }
+        [plain, &other[..plain.len()]].map(|plain| {
+            let mut out = [0u16; MAX_ACTIVE];
+            let n = in_layer(&self.king, plain, &mut out);
+            (out, n)
+        })
+    }
+
     /// Both accumulators (side to move first), before the activation.
-    fn accumulate(&self, features: &[u16], ours: &mut [f32], theirs: &mut [f32]) {
+    fn accumulate(&self, plain: &[u16], ours: &mut [f32], theirs: &mut [f32]) {
         let h = self.hidden;
-        ours.copy_from_slice(&self.b1);
-        theirs.copy_from_slice(&self.b1);
-        for &f in features {
-            let f = f as usize;
-            for (a, w) in ours.iter_mut().zip(&self.w1[f * h..][..h]) {
-                *a += w;
-            }
-            for (a, w) in theirs.iter_mut().zip(&self.w1[mirror(f) * h..][..h]) {
-                *a += w;
+        for ((features, n), acc) in self.features(plain).iter().zip([ours, theirs]) {
+            acc.copy_from_slice(&self.b1);
+            for &f in &features[..*n] {
+                let f = f as usize;
+                for (a, w) in acc.iter_mut().zip(&self.w1[f * h..][..h]) {
+                    *a += w;
+                }
+                if !self.factoriser.is_empty() {
+                    let shared = &self.factoriser[f % INPUTS * h..][..h];
+                    for (a, w) in acc.iter_mut().zip(shared) {
+                        *a += w;
+                    }
+                }
             }
         }
     }
@@ -183,26 +271,47 @@ impl FloatNetwork {
                 };
                 grad.b1[i] += d_ours[i] + d_theirs[i];
             }
-            for &f in sample.features() {
-                let f = f as usize;
-                for (g, d) in grad.w1[f * h..][..h].iter_mut().zip(&d_ours) {
-                    *g += d;
-                }
-                for (g, d) in grad.w1[mirror(f) * h..][..h].iter_mut().zip(&d_theirs) {
-                    *g += d;
+            for ((features, n), d) in self
+                .features(sample.features())
+                .iter()
+                .zip([&d_ours, &d_theirs])
+            {
+                for &f in &features[..*n] {
+                    let f = f as usize;
+                    for (g, d) in grad.w1[f * h..][..h].iter_mut().zip(d) {
+                        *g += d;
+                    }
+                    if !grad.factoriser.is_empty() {
+                        let shared = &mut grad.factoriser[f % INPUTS * h..][..h];
+                        for (g, d) in shared.iter_mut().zip(d) {
+                            *g += d;
+                        }
+                    }
                 }
             }
         }
         error
     }
 
-    /// The network rounded to the integers the engine uses.
+    /// The network rounded to the integers the engine uses, with the
+    /// factoriser merged into every king bucket (a merged input weight is
+    /// kept within ±`WEIGHT_CLIP`, as every trained weight is, so the
+    /// accumulator cannot overflow).
     pub fn quantise(&self) -> Weights {
         let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
+        let h = self.hidden;
+        let merged = self.w1.iter().enumerate().map(|(i, &w)| {
+            let shared = match self.factoriser.is_empty() {
+                true => 0.0,
+                false => self.factoriser[i % (INPUTS * h)],
+            };
+            (w + shared).clamp(-WEIGHT_CLIP, WEIGHT_CLIP)
+        });
         Weights {
             hidden: self.hidden,
             buckets: self.buckets,
-            w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
+            king: self.king,
+            w1: merged.map(|w| q(w, QA)).collect(),
             b1: self.b1.iter().map(|&b| q(b, QA)).collect(),
             w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
             b2: self
@@ -219,10 +328,17 @@ impl From<&Weights> for FloatNetwork {
     /// The float network whose weights are exactly the integer ones'.
     fn from(net: &Weights) -> FloatNetwork {
         let d = |x: i16, scale: i32| x as f32 / scale as f32;
+        let factorised = if net.king.count > 1 {
+            INPUTS * net.hidden
+        } else {
+            0
+        };
         FloatNetwork {
             hidden: net.hidden,
             buckets: net.buckets,
+            king: net.king,
             w1: net.w1.iter().map(|&w| d(w, QA)).collect(),
+            factoriser: vec![0.0; factorised],
             b1: net.b1.iter().map(|&b| d(b, QA)).collect(),
             w2: net.w2.iter().map(|&w| d(w, QB)).collect(),
             b2: net
@@ -303,9 +419,33 @@ mod tests {
     /// central differences measure it, for every weight.
     #[test]
     fn the_gradient_is_the_slope_of_the_error() {
-        let net = FloatNetwork::random(8, 2, 150, 11);
+        for king in [KingBuckets::NONE, KingBuckets::standard(3).unwrap()] {
+            gradient_is_the_slope(king);
+        }
+    }
+
+    /// A random network whose king buckets differ from each other (and
+    /// from the factoriser).
+    fn random_with_kings(
+        hidden: usize,
+        buckets: usize,
+        king: KingBuckets,
+        seed: u64,
+    ) -> FloatNetwork {
+        let mut net = FloatNetwork::random(hidden, buckets, king, 150, seed);
+        if king.count > 1 {
+            let mut rng = Rng::new(seed + 1);
+            for w in &mut net.w1 {
+                *w = (rng.below(2001) as f32 / 1000.0 - 1.0) * 0.05;
+            }
+        }
+        net
+    }
+
+    fn gradient_is_the_slope(king: KingBuckets) {
+        let net = random_with_kings(8, 2, king, 11);
         let data = samples(24, 5);
-        let mut grad = FloatNetwork::zero(net.hidden, net.buckets, net.eval_scale);
+        let mut grad = net.zero_like();
         net.backward(&data, &mut grad);
         let analytic: Vec<f32> = grad.params().copied().collect();
         let largest = analytic.iter().fold(0.0f32, |m, g| m.max(g.abs()));
@@ -336,8 +476,15 @@ mod tests {
     /// same (rounded) weights, and rounding moves a random network little.
     #[test]
     fn the_integer_network_agrees_with_the_float_one() {
-        let trained = FloatNetwork::random(32, 4, 150, 3);
+        for king in [KingBuckets::NONE, KingBuckets::standard(4).unwrap()] {
+            integer_network_agrees(king);
+        }
+    }
+
+    fn integer_network_agrees(king: KingBuckets) {
+        let trained = random_with_kings(32, 4, king, 3);
         let net = file::read(&file::write(&trained.quantise())).unwrap();
+        assert_eq!(net.king, king);
         let rounded = FloatNetwork::from(&net);
         for pos in random_walk(300, &mut Rng::new(4)) {
             let int = net.evaluate(&pos) as f32;
