@@ -161,6 +161,36 @@ impl KingBuckets {
         })
     }
 
+    /// Layouts without mirroring for `kiln train --king-buckets N
+    /// --no-king-mirror`, which keep a network without king buckets'
+    /// evaluations exactly when it starts one (a network is not symmetric
+    /// left to right, so mirroring changes what it says): 1, one layer
+    /// (`NONE`); 2, files a-d, e-h; 3, the first rank's a-d, its e-h, the
+    /// rest; 4, the first rank's a-d, its e-h, the other ranks' a-d, e-h.
+    pub const fn unmirrored(count: usize) -> Option<KingBuckets> {
+        if count == 0 || count > MAX_KING_BUCKETS {
+            return None;
+        }
+        let mut map = [0u8; 64];
+        let mut sq = 0;
+        while sq < 64 {
+            let (home, king_side) = (sq / 8 == 0, sq % 8 >= 4);
+            map[sq] = match count {
+                1 => 0,
+                2 => king_side as u8,
+                3 if home => king_side as u8,
+                3 => 2,
+                _ => 2 * (!home) as u8 + king_side as u8,
+            };
+            sq += 1;
+        }
+        Some(KingBuckets {
+            count,
+            map,
+            mirrored: false,
+        })
+    }
+
     /// Checks the layout against the format: a count in range, every
     /// square's layer below it, every layer used, and a mirrored layout's
     /// map the same on both halves of the board.
@@ -678,6 +708,15 @@ mod tests {
             // g1 is seen as b1: the same layer, files flipped.
             assert_eq!(king.view(6), (king.view(1).0, 7));
         }
+        for count in 1..=MAX_KING_BUCKETS {
+            let king = KingBuckets::unmirrored(count).unwrap();
+            assert_eq!(king.check(), Ok(()));
+            assert!(!king.mirrored && (0..64).all(|sq| king.view(sq).1 == 0));
+        }
+        assert_eq!(KingBuckets::unmirrored(1), Some(KingBuckets::NONE));
+        let four = KingBuckets::unmirrored(4).unwrap();
+        let layer = |sq: usize| four.view(sq).0 / INPUTS;
+        assert_eq!([layer(2), layer(6), layer(19), layer(60)], [0, 1, 2, 3]);
         assert_eq!(KingBuckets::standard(0), None);
         assert_eq!(KingBuckets::standard(MAX_KING_BUCKETS + 1), None);
         let four = KingBuckets::standard(4).unwrap();

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 /// `kiln train`'s usage: the flags `Config::from_args` reads.
 pub const USAGE: &str = "usage: kiln train [--data FILE]... [--out FILE] [--hidden N] \
-[--buckets N] [--king-buckets N] [--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--eval-scale CP] [--no-mirror] [--init FILE.nnue]";
+[--buckets N] [--king-buckets N] [--no-king-mirror] [--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--eval-scale CP] [--no-mirror] [--init FILE.nnue]";
 
 /// What `kiln train` was asked to do.
 #[derive(Clone, Debug)]
@@ -91,16 +91,15 @@ impl Config {
             ..Config::default()
         };
         let mut flags = Flags::new(args);
+        let (mut king_count, mut king_mirror) = (None, true);
         while let Some(flag) = flags.next_flag() {
             match flag {
                 "--data" => config.data.push(flags.value(flag)?.into()),
                 "--out" => config.out = flags.value(flag)?.into(),
                 "--hidden" => config.hidden = flags.number(flag, ..)?,
                 "--buckets" => config.buckets = flags.number(flag, ..)?,
-                "--king-buckets" => {
-                    let count = flags.number(flag, 1..=MAX_KING_BUCKETS)?;
-                    config.king = KingBuckets::standard(count).expect("a count in range");
-                }
+                "--king-buckets" => king_count = Some(flags.number(flag, 1..=MAX_KING_BUCKETS)?),
+                "--no-king-mirror" => king_mirror = false,
                 "--epochs" => config.epochs = flags.number(flag, ..)?,
                 "--batch" => config.batch = flags.number(flag, 1..)?,
                 "--lr" => config.lr = positive(&mut flags, flag)?,
@@ -119,6 +118,18 @@ impl Config {
         }
         if config.data.is_empty() {
             config.data.push(DEFAULT_DATA_FILE.into());
+        }
+        match (king_count, king_mirror) {
+            (Some(count), true) => config.king = KingBuckets::standard(count).expect("in range"),
+            (Some(count), false) => config.king = KingBuckets::unmirrored(count).expect("in range"),
+            (None, false) => {
+                return Err(ArgError::BadValue {
+                    flag: "--no-king-mirror".to_string(),
+                    value: String::new(),
+                    expected: "--king-buckets N with it".to_string(),
+                })
+            }
+            (None, true) => {}
         }
         Ok(config)
     }
@@ -159,6 +170,8 @@ mod tests {
         assert_eq!(config.init, None);
         let config = Config::from_args(&args("--king-buckets 4")).unwrap();
         assert_eq!(config.king, KingBuckets::standard(4).unwrap());
+        let config = Config::from_args(&args("--no-king-mirror --king-buckets 2")).unwrap();
+        assert_eq!(config.king, KingBuckets::unmirrored(2).unwrap());
         let config = Config::from_args(&args("--init networks/kiln-1.nnue")).unwrap();
         assert_eq!(config.init, Some(PathBuf::from("networks/kiln-1.nnue")));
         for line in [
@@ -169,6 +182,7 @@ mod tests {
             "--threads 0",
             "--king-buckets 0",
             "--king-buckets 5",
+            "--no-king-mirror",
             "--eval-scale 1",
             "--epochs",
             "--init",
