@@ -26,7 +26,10 @@ fn embed_network() {
     let path = manifest_dir().join(shown);
     println!("cargo:rerun-if-changed={}", path.display());
     match codegen::network::network_module(&path, shown) {
-        Ok(module) => write_out("network.rs", &module),
+        Ok(embedding) => {
+            write_out("network.rs", &embedding.module);
+            write_out_bytes(codegen::network::INPUT_IMAGE_FILE, &embedding.input_image);
+        }
         Err(message) => {
             println!("cargo:warning={message}");
             eprintln!("error: {message}");
@@ -117,8 +120,13 @@ fn manifest_dir() -> PathBuf {
 }
 
 fn write_out(name: &str, contents: &str) {
+    write_out_bytes(name, contents.as_bytes());
+}
+
+/// `write_out` for bytes.
+fn write_out_bytes(name: &str, contents: &[u8]) {
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join(name);
-    if std::fs::read_to_string(&out).ok().as_deref() != Some(contents) {
+    if std::fs::read(&out).ok().as_deref() != Some(contents) {
         std::fs::write(&out, contents).expect("writing to OUT_DIR");
     }
 }

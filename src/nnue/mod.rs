@@ -35,7 +35,8 @@ use crate::files::ReadError;
 use std::sync::Arc;
 
 // The committed network, checked and described by the build script:
-// `HIDDEN`, `NETWORK_FILE`, `NETWORK_CHECKSUM` and `NETWORK_BYTES`.
+// `HIDDEN`, `NETWORK_FILE`, `NETWORK_CHECKSUM`, `NETWORK_BYTES` and
+// `NETWORK_INPUT_IMAGE`.
 include!(concat!(env!("OUT_DIR"), "/network.rs"));
 
 /// The most pieces a legal position has: the most features per side.
@@ -178,12 +179,34 @@ pub struct Network {
 
 /// The committed network, decoded from the embedded file while compiling:
 /// the binary starts with its weights in place.
-pub static EMBEDDED: Network = Network::decode(NETWORK_BYTES);
+pub static EMBEDDED: Network = Network::decode(NETWORK_BYTES, embedded_w1());
+
+#[cfg(not(target_endian = "little"))]
+compile_error!(
+    "the embedded network's input image is little-endian: build on a little-endian target"
+);
+
+/// The embedded network's input weights, taken whole from the build
+/// script's image of the array (`codegen::network::input_image`).
+const fn embedded_w1() -> [[i16; HIDDEN]; INPUTS * MAX_KING_BUCKETS] {
+    // SAFETY: a transmute by value between plain integer arrays: `transmute`
+    // refuses sizes that differ, every bit pattern is a valid i16, and no
+    // alignment is involved. The image is little-endian i16, as the target
+    // is (below). Measured reason: decoding the words one by one while
+    // compiling costs a step of constant evaluation each, and past about
+    // 1,100 rows of 256 (kiln-4 has 768) the compiler stops it
+    // (`long_running_const_eval`), so a network with two king buckets would
+    // not build.
+    unsafe {
+        std::mem::transmute::<[u8; 2 * HIDDEN * INPUTS * MAX_KING_BUCKETS], _>(*NETWORK_INPUT_IMAGE)
+    }
+}
 
 impl Network {
     /// The weights of a file that the build script has already checked
-    /// (`file::read`), at compile time.
-    const fn decode(bytes: &[u8]) -> Network {
+    /// (`file::read`), at compile time, with its input weights `w1`
+    /// already laid out (the build script's image of them).
+    const fn decode(bytes: &[u8], w1: [[i16; HIDDEN]; INPUTS * MAX_KING_BUCKETS]) -> Network {
         let layout = file::Layout::of(bytes);
         let (header, buckets) = (layout.header_len, layout.buckets);
         /// Fills `out` with the file's words from `index` on; returns the
@@ -200,7 +223,7 @@ impl Network {
         }
         let king = layout.king_buckets(bytes);
         let mut net = Network {
-            w1: [[0; HIDDEN]; INPUTS * MAX_KING_BUCKETS],
+            w1,
             b1: [0; HIDDEN],
             w2: [[[0; HIDDEN]; 2]; MAX_OUTPUT_BUCKETS],
             b2: [0; MAX_OUTPUT_BUCKETS],
@@ -211,12 +234,7 @@ impl Network {
                 bytes[layout.eval_scale_at() + 1],
             ]) as i32,
         };
-        let mut index = 0;
-        let mut f = 0;
-        while f < king.inputs() {
-            index = words(bytes, header, index, &mut net.w1[f]);
-            f += 1;
-        }
+        let mut index = king.inputs() * HIDDEN;
         index = words(bytes, header, index, &mut net.b1);
         let mut b = 0;
         while b < buckets {
@@ -237,6 +255,7 @@ impl Network {
     /// A network from checked file weights, which must have this build's
     /// hidden size.
     pub fn from_weights(weights: &Weights) -> Result<Box<Network>, NetError> {
+        weights.king.check()?;
         if weights.hidden != HIDDEN {
             return Err(NetError::Mismatch {
                 field: "hidden size",
@@ -245,7 +264,7 @@ impl Network {
             });
         }
         // Built on the heap, never on a thread's stack, which it would
-        // strain (HIDDEN = 512 is 800 kB).
+        // strain (3 MB with HIDDEN = 512).
         // SAFETY: `Network` is integers only, so all-zero bytes are a valid value.
         let mut net: Box<Network> = unsafe { Box::<Network>::new_zeroed().assume_init() };
         for (row, weights) in net.w1.iter_mut().zip(weights.w1.chunks_exact(HIDDEN)) {
@@ -572,15 +591,17 @@ mod tests {
     }
 
     /// `Network::decode` (the embedded network's, at compile time) reads
-    /// both file versions as `Network::from_bytes` does.
+    /// every file version as `Network::from_bytes` does, and the build
+    /// script's image of the input weights is the file's.
     #[test]
     fn the_compile_time_decoder_reads_both_versions() {
         let check = || {
             let weights = file::read(NETWORK_BYTES).unwrap();
             let current = file::write(&weights);
+            let v2 = file::write_version_2(&weights);
             let old = file::write_version_1(&weights.first_bucket_only());
-            for bytes in [current, old] {
-                let decoded = Box::new(Network::decode(&bytes));
+            for bytes in [current, v2, old] {
+                let decoded = Box::new(Network::decode(&bytes, embedded_w1()));
                 let read = Network::from_bytes(&bytes).unwrap();
                 assert!(decoded.w1 == read.w1 && decoded.b1 == read.b1);
                 assert!(decoded.w2 == read.w2 && decoded.b2 == read.b2);

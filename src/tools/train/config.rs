@@ -42,7 +42,9 @@ pub struct Config {
     /// the first ones read. The files are still read to the end, so the
     /// validation games are the same whatever the cap.
     pub max_positions: usize,
-    /// Also train on every position mirrored left to right (`samples::TrainSample::mirror_files`).
+    /// Also train on every position mirrored left to right
+    /// (`samples::TrainSample::mirror_files`), unless the king layout is
+    /// mirrored (`mirror_samples`).
     pub mirror: bool,
     /// Centipawns per unit of output, and the scale every file's scores
     /// are read on; `None`: fitted to the data (see `load`).
@@ -81,7 +83,7 @@ impl Default for Config {
 impl Config {
     /// `kiln train`'s flags: `--data FILE` (any number; default
     /// `DEFAULT_DATA_FILE`), `--out FILE`, `--hidden N`, `--buckets N`,
-    /// `--king-buckets N`, `--epochs N`, `--batch N`, `--lr X`, `--lr-drop X`,
+    /// `--king-buckets N`, `--no-king-mirror`, `--epochs N`, `--batch N`, `--lr X`, `--lr-drop X`,
     /// `--result-weight X`, `--threads N`, `--seed N`, `--positions N`,
     /// `--eval-scale CP`, `--no-mirror`, `--init FILE.nnue`. Shapes are
     /// checked by `train`.
@@ -135,6 +137,16 @@ impl Config {
     }
 }
 
+impl Config {
+    /// Whether each training position is also trained on mirrored left to
+    /// right: asked for (`mirror`), and not already what a mirrored king
+    /// layout sees (there both perspectives flip files with their kings,
+    /// so the mirrored copy has exactly the original's inputs).
+    pub fn mirror_samples(&self) -> bool {
+        self.mirror && !self.king.mirrored
+    }
+}
+
 /// A value above 0 for `flag` (a learning rate or its factor).
 fn positive(flags: &mut Flags, flag: &str) -> Result<f32, ArgError> {
     let x: f32 = flags.number(flag, 0.0..)?;
@@ -170,6 +182,7 @@ mod tests {
         assert_eq!(config.init, None);
         let config = Config::from_args(&args("--king-buckets 4")).unwrap();
         assert_eq!(config.king, KingBuckets::standard(4).unwrap());
+        assert!(config.mirror && !config.mirror_samples());
         let config = Config::from_args(&args("--no-king-mirror --king-buckets 2")).unwrap();
         assert_eq!(config.king, KingBuckets::unmirrored(2).unwrap());
         let config = Config::from_args(&args("--init networks/kiln-1.nnue")).unwrap();

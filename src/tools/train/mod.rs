@@ -120,6 +120,7 @@ fn epoch(
             }
         }
         adam.update(net, first, batch.len(), lr);
+        net.clip_merged();
     }
     total / train.len() as f64
 }

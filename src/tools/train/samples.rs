@@ -112,7 +112,7 @@ fn read_samples(config: &Config) -> Result<ReadSamples, TrainError> {
         end_files_before(&mut read, game.file);
         let held_out = game.held_out();
         for s in game.samples(&SampleFilter::default()).map_err(data_error)? {
-            let taken = read.train.len() / (1 + config.mirror as usize);
+            let taken = read.train.len() / (1 + config.mirror_samples() as usize);
             if !held_out && config.max_positions > 0 && taken >= config.max_positions {
                 continue;
             }
@@ -128,7 +128,7 @@ fn read_samples(config: &Config) -> Result<ReadSamples, TrainError> {
                 read.validation.push(sample);
             } else {
                 read.train.push(sample);
-                if config.mirror {
+                if config.mirror_samples() {
                     read.train.push(sample.mirror_files());
                 }
             }
@@ -151,7 +151,7 @@ fn set_targets(config: &Config, read: ReadSamples) -> Loaded {
         file_ends,
     } = read;
     // Mirrored copies (pushed right after each original) add nothing to a fit.
-    let step = 1 + config.mirror as usize;
+    let step = 1 + config.mirror_samples() as usize;
     let fit = |samples: &[TrainSample]| fit_eval_scale(samples.iter().step_by(step)).round() as i32;
     let eval_scale = config.eval_scale.unwrap_or_else(|| fit(&train));
     let mut file_scales = Vec::new();
