@@ -157,6 +157,17 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
     assert_eq!(value_after(&e.sync(), "NNUE evaluation: "), before);
 }
 
+/// The network's evaluation (`eval`) of each position.
+fn network_evals(e: &mut Engine, fens: &[&str]) -> Vec<i32> {
+    fens.iter()
+        .map(|fen| {
+            e.send(&format!("position fen {fen}"));
+            e.send("eval");
+            value_after(&e.sync(), "NNUE evaluation: ")
+        })
+        .collect()
+}
+
 /// A network with king buckets loads through `EvalFile` and plays. One
 /// whose four buckets are copies of the embedded network's single layer,
 /// without mirroring, evaluates every position exactly as the embedded
@@ -187,27 +198,14 @@ fn eval_file_loads_a_network_with_king_buckets() {
         "8/8/5K2/8/2pk4/8/8/8 b - - 0 60",
     ];
     let mut e = Engine::start();
-    let mut embedded = Vec::new();
-    for fen in fens {
-        e.send(&format!("position fen {fen}"));
-        e.send("eval");
-        embedded.push(value_after(&e.sync(), "NNUE evaluation: "));
-    }
+    let embedded = network_evals(&mut e, &fens);
     e.send(&format!(
         "setoption name EvalFile value {}",
         copies(false).display()
     ));
     let lines = e.sync();
     assert!(errors(&lines).is_empty(), "{lines:?}");
-    for (fen, &expected) in fens.iter().zip(&embedded) {
-        e.send(&format!("position fen {fen}"));
-        e.send("eval");
-        assert_eq!(
-            value_after(&e.sync(), "NNUE evaluation: "),
-            expected,
-            "{fen}"
-        );
-    }
+    assert_eq!(network_evals(&mut e, &fens), embedded);
     // The same search, move for move, as with the embedded network.
     e.send("position fen 8/5p2/2k2P2/8/8/2K5/8/8 w - - 0 50");
     e.send("go nodes 20000");
@@ -237,27 +235,14 @@ fn eval_file_loads_a_network_with_king_buckets() {
             "2k5/8/8/8/8/8/8/1K1R4 w - - 0 40",
         ),
     ];
-    let mut expected = Vec::new();
-    for (_, seen) in pairs {
-        e.send(&format!("position fen {seen}"));
-        e.send("eval");
-        expected.push(value_after(&e.sync(), "NNUE evaluation: "));
-    }
+    let expected = network_evals(&mut e, &pairs.map(|(_, seen)| seen));
     e.send(&format!(
         "setoption name EvalFile value {}",
         copies(true).display()
     ));
     let lines = e.sync();
     assert!(errors(&lines).is_empty(), "{lines:?}");
-    for ((fen, _), &expected) in pairs.iter().zip(&expected) {
-        e.send(&format!("position fen {fen}"));
-        e.send("eval");
-        assert_eq!(
-            value_after(&e.sync(), "NNUE evaluation: "),
-            expected,
-            "{fen}"
-        );
-    }
+    assert_eq!(network_evals(&mut e, &pairs.map(|(fen, _)| fen)), expected);
     e.send("position fen 8/5p2/2k2P2/8/8/2K5/8/8 w - - 0 50");
     e.send("go nodes 20000");
     let (best, _) = e.bestmove(20);

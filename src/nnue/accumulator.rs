@@ -419,6 +419,14 @@ mod tests {
         assert!(checked > 3_000, "{checked} positions");
     }
 
+    /// The kernels this CPU runs: the portable ones, then AVX2 and AVX-512
+    /// where it has them.
+    fn every_kernel() -> impl Iterator<Item = Kernels> {
+        [Some(Kernels::PORTABLE), Kernels::avx2(), Kernels::avx512()]
+            .into_iter()
+            .flatten()
+    }
+
     /// The embedded network's hidden layer under eight output layers that
     /// differ (each bucket's weights shifted its own way, and its bias).
     fn eight_buckets() -> Weights {
@@ -446,10 +454,7 @@ mod tests {
         let net = Network::from_weights(&reference).unwrap();
         let mut seen = [false; file::MAX_OUTPUT_BUCKETS];
         let mut checked = 0;
-        for kernels in [Some(Kernels::PORTABLE), Kernels::avx2(), Kernels::avx512()]
-            .into_iter()
-            .flatten()
-        {
+        for kernels in every_kernel() {
             walk(&net, kernels, |pos, ply, stack| {
                 assert_eq!(
                     stack.evaluate(&net, pos, ply),
@@ -531,10 +536,7 @@ mod tests {
         let net = Network::from_weights(&reference).unwrap();
         let (mut checked, mut from_cache) = (0, 0);
         let mut views = std::collections::HashSet::new();
-        for kernels in [Some(Kernels::PORTABLE), Kernels::avx2(), Kernels::avx512()]
-            .into_iter()
-            .flatten()
-        {
+        for kernels in every_kernel() {
             walk(&net, kernels, |pos, ply, stack| {
                 assert_eq!(
                     stack.evaluate(&net, pos, ply),
