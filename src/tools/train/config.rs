@@ -21,10 +21,15 @@ pub struct Config {
     /// Output buckets (`nnue::output_bucket`): 1 is a single output layer.
     /// On the 2.10 M positions of kiln-0, 8 beat 1 by 26.0 ± 16.1 Elo.
     pub buckets: usize,
-    /// The input layers (king buckets) and mirroring: the embedded
-    /// network's by default, `--king-buckets N` for
-    /// `KingBuckets::standard(N)` (mirrored).
+    /// The input layers (king buckets) and mirroring: `--king-buckets N`
+    /// for `KingBuckets::standard(N)` (mirrored; `--no-king-mirror`:
+    /// `unmirrored(N)`); without it the `--init` network's layout (see
+    /// `king_given`), else the embedded network's.
     pub king: KingBuckets,
+    /// Whether `king` was asked for (`--king-buckets`). When not, `run`
+    /// trains in the `--init` network's layout, so continuing a network
+    /// needs no flag repeated.
+    pub king_given: bool,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
@@ -65,6 +70,7 @@ impl Default for Config {
             hidden: nnue::HIDDEN,
             buckets: 8,
             king: *nnue::EMBEDDED.king_buckets(),
+            king_given: false,
             epochs: 10,
             batch: 16_384,
             lr: 0.001,
@@ -122,8 +128,14 @@ impl Config {
             config.data.push(DEFAULT_DATA_FILE.into());
         }
         match (king_count, king_mirror) {
-            (Some(count), true) => config.king = KingBuckets::standard(count).expect("in range"),
-            (Some(count), false) => config.king = KingBuckets::unmirrored(count).expect("in range"),
+            (Some(count), true) => {
+                config.king = KingBuckets::standard(count).expect("in range");
+                config.king_given = true;
+            }
+            (Some(count), false) => {
+                config.king = KingBuckets::unmirrored(count).expect("in range");
+                config.king_given = true;
+            }
             (None, false) => {
                 return Err(ArgError::BadValue {
                     flag: "--no-king-mirror".to_string(),
@@ -185,8 +197,10 @@ mod tests {
         assert!(config.mirror && !config.mirror_samples());
         let config = Config::from_args(&args("--no-king-mirror --king-buckets 2")).unwrap();
         assert_eq!(config.king, KingBuckets::unmirrored(2).unwrap());
+        assert!(config.king_given);
         let config = Config::from_args(&args("--init networks/kiln-1.nnue")).unwrap();
         assert_eq!(config.init, Some(PathBuf::from("networks/kiln-1.nnue")));
+        assert!(!config.king_given);
         for line in [
             "--lr 0",
             "--lr-drop -1",

@@ -291,8 +291,24 @@ pub fn main(args: &[String]) -> ExitCode {
     }
 }
 
+/// `config`, in the king layout of its `--init` network when it asked for
+/// none (`Config::king_given`): a network is continued in its own layout.
+fn with_init_layout(config: &Config) -> Result<Config, TrainError> {
+    let mut config = config.clone();
+    if let (Some(path), false) = (&config.init, config.king_given) {
+        config.king = nnue::read_weights(path)
+            .map_err(|error| TrainError::Init {
+                path: path.to_path_buf(),
+                error,
+            })?
+            .king;
+    }
+    Ok(config)
+}
+
 /// `kiln train`: load, train, write the quantised network to `config.out`.
 pub fn run(config: &Config, log: &mut impl Write) -> Result<Report, TrainError> {
+    let config = &with_init_layout(config)?;
     let Loaded {
         train: mut train_set,
         validation,
@@ -676,6 +692,17 @@ mod tests {
         std::fs::write(&path, nnue::file::write(&trained_kings.network.quantise())).unwrap();
         assert_eq!(nnue::read_weights(&path).unwrap().king, four);
         assert!(kings(1, path.clone(), &mut loaded).is_ok());
+        // Continued by `run` without `--king-buckets`, it keeps its layout
+        // (the default, the embedded network's, has none).
+        let continued = Config {
+            epochs: 1,
+            init: Some(path.clone()),
+            out: data.with_extension("continued.nnue"),
+            ..config.clone()
+        };
+        assert!(!continued.king_given && continued.king != four);
+        run(&continued, &mut std::io::sink()).unwrap();
+        assert_eq!(nnue::read_weights(&continued.out).unwrap().king, four);
         let back = Config {
             epochs: 0,
             init: Some(path),
