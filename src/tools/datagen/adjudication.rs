@@ -41,7 +41,16 @@ pub fn rules_result(pos: &Position, keys: &[u64]) -> Option<GameResult> {
 
 /// Adjudication on the recorded scores (White's view), if it applies.
 pub(super) fn adjudicate(plies: &[Ply]) -> Option<GameResult> {
-    let last = |n: usize| plies.iter().rev().take(n).map(|p| p.score as i32);
+    adjudicate_scores(plies, |ply| ply.score as i32)
+}
+
+/// Adjudication on a game's plies so far, `white_score` giving each one's
+/// search score in White's view: won after `WIN_ADJUDICATION_PLIES` plies
+/// at `WIN_ADJUDICATION_SCORE` or more for one side, drawn after
+/// `DRAW_ADJUDICATION_PLIES` quiet plies past `DRAW_ADJUDICATION_MIN_PLY`.
+/// Self-play data and the SPSA tuner's games end by the same rule.
+pub fn adjudicate_scores<T>(plies: &[T], white_score: impl Fn(&T) -> i32) -> Option<GameResult> {
+    let last = |n: usize| plies.iter().rev().take(n).map(&white_score);
     if plies.len() >= WIN_ADJUDICATION_PLIES {
         if last(WIN_ADJUDICATION_PLIES).all(|s| s >= WIN_ADJUDICATION_SCORE) {
             return Some(GameResult::WhiteWin);

@@ -49,6 +49,8 @@ parameters as OpenBench SPSA input, NAME, int, DEFAULT, MIN, MAX, C_END, R_END)
                        position and 8 random plies)
   --concurrency N      game pairs played at once, two engines each (default 1)
   --hash MB            each engine's Hash (default 16)
+  --no-adjudication    play every game out (default: adjudicated on the
+                       engines' scores as datagen's games are)
   --params A,B,...     the parameters to tune (default: all the engine has)
   --seed N             the random seed of a new tune (default: the clock)"
         .to_string()
@@ -123,6 +125,9 @@ pub struct RunConfig {
     pub openings: Option<PathBuf>,
     pub concurrency: usize,
     pub hash_mb: u32,
+    /// End games early on the engines' scores (`play::play_game`); off
+    /// with `--no-adjudication`.
+    pub adjudicate: bool,
     /// `None`: every parameter the engine has.
     pub params: Option<Vec<String>>,
     /// `None`: the state's, or the clock for a new tune.
@@ -146,6 +151,7 @@ impl RunConfig {
             openings: None,
             concurrency: 1,
             hash_mb: 16,
+            adjudicate: true,
             params: None,
             seed: None,
         };
@@ -178,6 +184,7 @@ impl RunConfig {
                 "--openings" => config.openings = Some(PathBuf::from(flags.value(flag)?)),
                 "--concurrency" => config.concurrency = flags.number(flag, 1..=256)?,
                 "--hash" => config.hash_mb = flags.number(flag, 1..=65_536)?,
+                "--no-adjudication" => config.adjudicate = false,
                 "--params" => {
                     let names: Vec<String> = flags
                         .value(flag)?
@@ -406,7 +413,13 @@ fn prepare(engine: &mut UciEngine, values: &[(String, i64)], hash_mb: u32) -> Re
 }
 
 /// Plays one pair: the opening with the plus engine as White, then as Black.
-fn play_pair(engines: &mut [UciEngine; 2], job: &Job, limit: Limit, hash_mb: u32) -> Done {
+fn play_pair(
+    engines: &mut [UciEngine; 2],
+    job: &Job,
+    limit: Limit,
+    hash_mb: u32,
+    adjudicate: bool,
+) -> Done {
     let mut done = Done {
         iteration: job.iteration,
         wins: 0,
@@ -425,9 +438,9 @@ fn play_pair(engines: &mut [UciEngine; 2], job: &Job, limit: Limit, hash_mb: u32
     for game in 0..2 {
         let plus_white = game == 0;
         let outcome = if plus_white {
-            play_game(plus, minus, &job.start, limit)
+            play_game(plus, minus, &job.start, limit, adjudicate)
         } else {
-            play_game(minus, plus, &job.start, limit)
+            play_game(minus, plus, &job.start, limit, adjudicate)
         };
         let white_score = match outcome.result {
             GameResult::WhiteWin => 1,
@@ -534,6 +547,7 @@ pub fn run(config: &RunConfig) -> Result<State, SpsaError> {
     let (done_send, done_receive) = mpsc::channel::<Done>();
     let limit = config.limit;
     let hash_mb = config.hash_mb;
+    let adjudicate = config.adjudicate;
     let workers: Vec<_> = pairs
         .into_iter()
         .map(|mut engines| {
@@ -546,7 +560,7 @@ pub fn run(config: &RunConfig) -> Result<State, SpsaError> {
                 };
                 let Ok(job) = job else { return };
                 if done
-                    .send(play_pair(&mut engines, &job, limit, hash_mb))
+                    .send(play_pair(&mut engines, &job, limit, hash_mb, adjudicate))
                     .is_err()
                 {
                     return;
@@ -671,6 +685,9 @@ mod tests {
         assert_eq!(config.concurrency, 2);
         assert_eq!(config.hash_mb, 8);
         assert_eq!(config.seed, Some(7));
+        assert!(config.adjudicate);
+        let plain = RunConfig::from_args(&words("--engine e --state s --no-adjudication")).unwrap();
+        assert!(!plain.adjudicate);
         assert_eq!(
             config.params,
             Some(vec!["RFP_MARGIN".to_string(), "LMP_BASE".to_string()])

@@ -4,12 +4,15 @@
 //! limit or the clocks, reads `bestmove`, and plays it on Kiln's own board,
 //! which also ends the game by the rules (`datagen`'s `rules_result`:
 //! mate, stalemate, repetition, the fifty-move rule, dead material) or at
-//! `MAX_GAME_PLIES` (a draw). A side that plays an illegal move, crashes,
-//! hangs or oversteps its clock loses, and the game says which and why.
+//! `MAX_GAME_PLIES` (a draw). Unless told not to, it also adjudicates on
+//! the engines' reported scores as datagen does (`adjudicate_scores`): a
+//! decided or dead-drawn game need not be played out. A side that plays an
+//! illegal move, crashes, hangs or oversteps its clock loses, and the game
+//! says which and why.
 
 use crate::chess::{Color, Position};
 use crate::data::GameResult;
-use crate::tools::datagen::adjudication::{rules_result, MAX_GAME_PLIES};
+use crate::tools::datagen::adjudication::{adjudicate_scores, rules_result, MAX_GAME_PLIES};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -211,17 +214,25 @@ impl UciEngine {
         why
     }
 
-    /// The engine's move: `position`, `go`, and the word after `bestmove`.
-    fn best_move(&mut self, position: &str, go: &str, timeout: Duration) -> Result<String, String> {
+    /// The engine's move: `position`, `go`, the word after `bestmove`, and
+    /// the last score its `info` lines gave (its own view), if any.
+    fn best_move(
+        &mut self,
+        position: &str,
+        go: &str,
+        timeout: Duration,
+    ) -> Result<(String, Option<i32>), String> {
         self.send(position)?;
         self.send(go)?;
         let lines = self.until(|l| l.starts_with("bestmove"), timeout)?;
         let last = lines.last().map(String::as_str).unwrap_or_default();
-        Ok(last
+        let mv = last
             .split_whitespace()
             .nth(1)
             .unwrap_or_default()
-            .to_string())
+            .to_string();
+        let score = lines.iter().rev().find_map(|line| info_score(line));
+        Ok((mv, score))
     }
 }
 
@@ -244,6 +255,25 @@ impl Drop for UciEngine {
     }
 }
 
+/// A mate score for adjudication: beyond any centipawn threshold.
+const MATE_SCORE: i32 = 32_000;
+
+/// The score of an `info ... score cp X` or `score mate N` line, in
+/// centipawns for the side to move (a mate as ±`MATE_SCORE`), or `None`
+/// (also for words after `string`, which are free text).
+fn info_score(line: &str) -> Option<i32> {
+    let mut words = line.strip_prefix("info ")?.split_whitespace();
+    words.find(|&w| w == "score" || w == "string").filter(|&w| w == "score")?;
+    let kind = words.next()?;
+    let value: i32 = words.next()?.parse().ok()?;
+    match kind {
+        "cp" => Some(value.clamp(-MATE_SCORE, MATE_SCORE)),
+        "mate" if value > 0 => Some(MATE_SCORE),
+        "mate" => Some(-MATE_SCORE),
+        _ => None,
+    }
+}
+
 /// The name of an `option name NAME type ...` line.
 fn option_name(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("option name ")?;
@@ -262,12 +292,14 @@ pub struct Outcome {
 }
 
 /// Plays one game from `start`, `white` against `black`, each move bounded
-/// by `limit`. Both engines get `ucinewgame` first.
+/// by `limit`, adjudicated on the engines' scores when `adjudicate` (see
+/// the module's doc). Both engines get `ucinewgame` first.
 pub fn play_game(
     white: &mut UciEngine,
     black: &mut UciEngine,
     start: &Position,
     limit: Limit,
+    adjudicate: bool,
 ) -> Outcome {
     let lost = |side: Color, fault: Fault, plies: usize| Outcome {
         result: if side == Color::White {
@@ -286,6 +318,8 @@ pub fn play_game(
     let start_fen = start.to_fen();
     let mut pos = *start;
     let mut keys = vec![pos.key()];
+    // Each ply's reported score in White's view (0 when none was given).
+    let mut scores: Vec<i32> = Vec::new();
     let mut moves = String::new();
     let mut plies = 0;
     // Clocks in milliseconds (White, Black).
@@ -295,6 +329,16 @@ pub fn play_game(
     };
     loop {
         if let Some(result) = rules_result(&pos, &keys) {
+            return Outcome {
+                result,
+                fault: None,
+                plies,
+            };
+        }
+        if let Some(result) = adjudicate
+            .then(|| adjudicate_scores(&scores, |&score| score))
+            .flatten()
+        {
             return Outcome {
                 result,
                 fault: None,
@@ -332,8 +376,8 @@ pub fn play_game(
             ),
         };
         let began = Instant::now();
-        let text = match engine.best_move(&position, &go, timeout) {
-            Ok(text) => text,
+        let (text, score) = match engine.best_move(&position, &go, timeout) {
+            Ok(answer) => answer,
             Err(why) => return lost(side, Fault::Crashed(why), plies),
         };
         if let Limit::Clock { increment_ms, .. } = limit {
@@ -352,6 +396,8 @@ pub fn play_game(
             };
             return lost(side, fault, plies);
         };
+        let score = score.unwrap_or(0);
+        scores.push(if side == Color::White { score } else { -score });
         moves.push(' ');
         moves.push_str(&mv.to_uci(false));
         pos.make_move(mv);
@@ -392,6 +438,94 @@ mod tests {
             Some("Move Overhead")
         );
         assert_eq!(option_name("id name Kiln"), None);
+    }
+
+    #[test]
+    fn info_lines_give_the_score_for_the_side_to_move() {
+        let score = info_score;
+        assert_eq!(
+            score("info depth 9 seldepth 12 score cp 35 nodes 100 pv e2e4"),
+            Some(35)
+        );
+        assert_eq!(
+            score("info depth 9 score cp -120 lowerbound nodes 9"),
+            Some(-120)
+        );
+        assert_eq!(
+            score("info depth 20 score mate 3 pv a1a8"),
+            Some(MATE_SCORE)
+        );
+        assert_eq!(score("info depth 20 score mate -2"), Some(-MATE_SCORE));
+        assert_eq!(score("info score cp 99999"), Some(MATE_SCORE));
+        for none in [
+            "info depth 3 nodes 40",
+            "info string score cp 5",
+            "info score cp x",
+            "bestmove e2e4",
+        ] {
+            assert_eq!(score(none), None, "{none}");
+        }
+    }
+
+    /// A scripted UCI engine: from `7k/8/8/8/8/8/8/R3K3 w`, White's rook
+    /// and Black's king shuffle (a1a2 h8g8 a2a1 g8h8 ...), and each side
+    /// reports 1500 cp for White (Black says -1500 from its side).
+    #[cfg(unix)]
+    fn shuffling_engine(dir: &Path) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let script = r#"#!/bin/sh
+n=0
+while read -r line; do
+  case "$line" in
+    uci) echo "id name shuffle"; echo "uciok" ;;
+    isready) echo "readyok" ;;
+    position*) set -- $line; n=$# ;;
+    go*)
+      ply=$(( n > 8 ? n - 9 : 0 ))
+      case $(( ply % 4 )) in
+        0) echo "info depth 1 score cp 1500"; echo "bestmove a1a2" ;;
+        1) echo "info depth 1 score cp -1500"; echo "bestmove h8g8" ;;
+        2) echo "info depth 1 score cp 1500"; echo "bestmove a2a1" ;;
+        3) echo "info depth 1 score cp -1500"; echo "bestmove g8h8" ;;
+      esac ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+        let path = dir.join("shuffle.sh");
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn decided_games_are_adjudicated_on_the_reported_scores() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = shuffling_engine(dir.path());
+        let start = Position::from_fen("7k/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+        let mut white = UciEngine::start(&script, 16).unwrap();
+        let mut black = UciEngine::start(&script, 16).unwrap();
+        // Six plies at 1500 cp for White: won, before the repetition.
+        let adjudicated = play_game(&mut white, &mut black, &start, Limit::Nodes(1), true);
+        assert_eq!(
+            adjudicated,
+            Outcome {
+                result: GameResult::WhiteWin,
+                fault: None,
+                plies: 6
+            }
+        );
+        // Played out, the shuffle is a threefold repetition at ply 8.
+        let played = play_game(&mut white, &mut black, &start, Limit::Nodes(1), false);
+        assert_eq!(
+            played,
+            Outcome {
+                result: GameResult::Draw,
+                fault: None,
+                plies: 8
+            }
+        );
     }
 
     #[test]
