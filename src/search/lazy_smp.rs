@@ -99,6 +99,7 @@ pub(super) fn search_main(
     let time = TimeManager::new(
         &req.limits,
         req.root.side_to_move().index(),
+        req.root.fullmove_number(),
         req.move_overhead_ms,
         start,
     );

@@ -24,7 +24,8 @@
 //! sound (e.g. divisors at least 1).
 //!
 //! Plain `pub const`s are not tuned: the floating-point time factors,
-//! `STABILITY_FACTORS` and `SEE_PIECE_VALUES` (not integers), array
+//! `STABILITY_FACTORS`, `SCORE_STABILITY_FACTORS` and `SEE_PIECE_VALUES`
+//! (not integers), array
 //! lengths (`HISTORY_MALUS_MOVES`, `CAPTURE_HISTORY_MALUS_MOVES`,
 //! `CORRECTION_HISTORY_ENTRY_COUNT`), the tablebase probe depths
 //! (`SYZYGY_PROBE_DEPTH`, `SYZYGY_TT_DEPTH_BONUS`: they act only with
@@ -221,10 +222,33 @@ search_params! {
     /// Fail-high/low lines are reported only after this long (as GUIs expect).
     pub const ASPIRATION_REPORT_AFTER_MS: u64 = 2_000;
 
-    // Time management (iterative deepening and `time`).
+    // Time management (iterative deepening and `time`). After each
+    // iteration the soft limit is scaled by four factors, multiplied:
+    // best-move stability, the best move's share of the root nodes, score
+    // stability and the score's trend (`time::Progress::soft_scale`).
     /// Soft-limit factor by how many iterations the best move has been the
     /// same (0, 1, 2, 3, 4 or more): spend more when it keeps changing.
     pub const STABILITY_FACTORS: [f64; 5] = [1.6, 1.2, 1.0, 0.85, 0.7];
+    /// Node share: the best move took share `s` (0..1) of the nodes searched
+    /// below the root; the factor is `(NODE_SHARE_BASE/100 − s) ×
+    /// NODE_SHARE_FACTOR/100`: a move that took nearly all the effort is
+    /// clear, one that took little is contested.
+    pub tunable NODE_SHARE_BASE: i32 = 150, 110..=200, step 5;
+    pub tunable NODE_SHARE_FACTOR: i32 = 135, 80..=200, step 8;
+    /// Score stability: an iteration whose best score is within this many
+    /// centipawns of the last one's counts as stable.
+    pub tunable SCORE_STABLE_MARGIN: i32 = 10, 2..=40, step 2;
+    /// Soft-limit factor by how many iterations in a row the score has been
+    /// stable (0, 1, 2, 3, 4 or more).
+    pub const SCORE_STABILITY_FACTORS: [f64; 5] = [1.2, 1.1, 1.0, 0.95, 0.9];
+    /// Score trend: by how much the best score fell since
+    /// `SCORE_TREND_ITERATIONS` iterations ago, `SCORE_TREND_FACTOR`
+    /// thousandths more time per centipawn of the fall (less for a rise),
+    /// the factor kept within `SCORE_TREND_MIN..=SCORE_TREND_MAX` hundredths.
+    pub tunable SCORE_TREND_ITERATIONS: i32 = 3, 1..=6, step 1;
+    pub tunable SCORE_TREND_FACTOR: i32 = 10, 2..=30, step 2;
+    pub tunable SCORE_TREND_MIN: i32 = 80, 50..=100, step 4;
+    pub tunable SCORE_TREND_MAX: i32 = 150, 100..=250, step 8;
     /// A forced move (the only legal one) is played once this depth is reached.
     pub tunable FORCED_MOVE_MIN_DEPTH: i32 = 8, 1..=20, step 1;
     /// With no `movestogo`, plan as if this many moves remain; a given
@@ -240,6 +264,13 @@ search_params! {
     pub const HARD_LIMIT_FACTOR: f64 = 4.0;
     /// Soft limit = ideal time × this.
     pub const SOFT_LIMIT_FACTOR: f64 = 0.6;
+    /// The ideal time grows with the move number: × `(MOVE_GROWTH_BASE +
+    /// MOVE_GROWTH_PER_MOVE × move number / 10) / 100`, at most
+    /// `MOVE_GROWTH_MAX / 100` (less in the opening, more once the game is
+    /// under way and the remaining moves are fewer than planned).
+    pub tunable MOVE_GROWTH_BASE: i32 = 70, 40..=100, step 4;
+    pub tunable MOVE_GROWTH_PER_MOVE: i32 = 15, 0..=40, step 2;
+    pub tunable MOVE_GROWTH_MAX: i32 = 130, 100..=200, step 6;
     /// Never plan to use more than this share of the remaining clock on one move...
     pub const MAX_CLOCK_SHARE: f64 = 0.4;
     /// ...or this share when the move is the last before the time control.

@@ -16,6 +16,9 @@ pub struct RootMove {
     pub bound: Bound,
     pub seldepth: usize,
     pub pv: Vec<Move>,
+    /// Nodes searched below this move in this search, all iterations so
+    /// far: its share of the effort (time management reads it).
+    pub nodes: u64,
 }
 
 /// One line of search progress. `uci` turns it into an `info` line.

@@ -9,6 +9,7 @@ use super::report::{legal_prefix, RootMove, SearchInfo};
 use super::request::SearchRequest;
 use super::score::{mate_in_moves, INFINITY, MATE_BOUND};
 use super::searcher::Searcher;
+use super::time::Progress;
 use super::tt::{Bound, TranspositionTable};
 use crate::chess::{Move, Position};
 use std::cmp::Reverse;
@@ -39,6 +40,7 @@ pub(super) fn initial_root_moves(
             bound: Bound::None,
             seldepth: 0,
             pv: vec![mv],
+            nodes: 0,
         })
         .collect()
 }
@@ -67,6 +69,7 @@ impl Searcher<'_> {
         let mut best = -INFINITY;
         for i in first..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            let nodes_before = self.nodes;
             let next = self.make_child(pos, mv, 0, false);
             self.seldepth = 0;
             let mut score;
@@ -79,6 +82,7 @@ impl Searcher<'_> {
                 }
             }
             self.leave_child();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }
@@ -124,6 +128,9 @@ impl Searcher<'_> {
         let multipv = req.multipv.clamp(1, self.root_moves.len().max(1));
         let mut stability = 0;
         let mut last_best = Move::NULL;
+        let mut score_stability = 0;
+        // The best score of each completed iteration, for the score's trend.
+        let mut best_scores: Vec<i32> = Vec::with_capacity(MAX_DEPTH as usize);
         // Helper threads start at staggered depths so they explore differently.
         let start_depth = 1 + (thread_index % HELPER_START_DEPTH_COUNT()) as i32;
         for depth in start_depth..=max_depth {
@@ -161,7 +168,14 @@ impl Searcher<'_> {
             let best = self.root_moves[0].mv;
             stability = if best == last_best { stability + 1 } else { 0 };
             last_best = best;
-            if self.iteration_ends_search(req, depth, stability) {
+            let score = self.root_moves[0].score;
+            let steady = best_scores
+                .last()
+                .is_some_and(|&last| (score - last).abs() <= SCORE_STABLE_MARGIN());
+            score_stability = if steady { score_stability + 1 } else { 0 };
+            best_scores.push(score);
+            let progress = self.progress(stability, score_stability, &best_scores);
+            if self.iteration_ends_search(req, depth, &progress) {
                 break;
             }
         }
@@ -207,8 +221,45 @@ impl Searcher<'_> {
         }
     }
 
+    /// What the completed iterations say of the search, for the soft limit:
+    /// best-move and score stability as counted, the best move's share of
+    /// the root nodes, and the fall of the best score (`best_scores`, one per
+    /// iteration) over the last `SCORE_TREND_ITERATIONS` iterations. Mate
+    /// scores count as no trend.
+    fn progress(&self, stability: usize, score_stability: usize, best_scores: &[i32]) -> Progress {
+        let root_nodes: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+        let best_move_node_share = if root_nodes == 0 {
+            1.0
+        } else {
+            self.root_moves[0].nodes as f64 / root_nodes as f64
+        };
+        let back = SCORE_TREND_ITERATIONS().max(1) as usize;
+        let n = best_scores.len();
+        let score_drop = if n > back {
+            let (then, now) = (best_scores[n - 1 - back], best_scores[n - 1]);
+            if then.abs() < MATE_BOUND && now.abs() < MATE_BOUND {
+                then - now
+            } else {
+                0
+            }
+        } else {
+            0
+        };
+        Progress {
+            best_move_stability: stability,
+            best_move_node_share,
+            score_stability,
+            score_drop,
+        }
+    }
+
     /// The limits checked after a completed iteration (main thread).
-    fn iteration_ends_search(&mut self, req: &SearchRequest, depth: i32, stability: usize) -> bool {
+    fn iteration_ends_search(
+        &mut self,
+        req: &SearchRequest,
+        depth: i32,
+        progress: &Progress,
+    ) -> bool {
         if let Some(mate) = req.limits.mate {
             let found = mate_in_moves(self.root_moves[0].score);
             if found.is_some_and(|moves| moves > 0 && moves <= mate) {
@@ -232,8 +283,7 @@ impl Searcher<'_> {
             return true; // a forced move: don't spend the clock on it
         }
         if self.clock_running() {
-            let factor = STABILITY_FACTORS[stability.min(STABILITY_FACTORS.len() - 1)];
-            if self.time.soft_expired(factor) {
+            if self.time.soft_expired(progress.soft_scale()) {
                 return true;
             }
         }

@@ -1,11 +1,14 @@
 //! Time management: a soft limit (don't start another iteration past it,
-//! scaled by how stable the best move is) and a hard limit (stop at once),
-//! both from the clock, increment, moves to go and the move overhead.
+//! scaled by what the last iterations say: `Progress`) and a hard limit
+//! (stop at once), both from the clock, increment, moves to go, the move
+//! number and the move overhead.
 
 pub use super::params::DEFAULT_MOVE_OVERHEAD_MS;
 use super::params::{
-    HARD_LIMIT_FACTOR, INCREMENT_FACTOR, LAST_MOVE_CLOCK_SHARE, MAX_CLOCK_SHARE, PLANNED_MOVES,
-    PLANNED_MOVES_MAX, SOFT_LIMIT_FACTOR,
+    HARD_LIMIT_FACTOR, INCREMENT_FACTOR, LAST_MOVE_CLOCK_SHARE, MAX_CLOCK_SHARE, MOVE_GROWTH_BASE,
+    MOVE_GROWTH_MAX, MOVE_GROWTH_PER_MOVE, NODE_SHARE_BASE, NODE_SHARE_FACTOR, PLANNED_MOVES,
+    PLANNED_MOVES_MAX, SCORE_STABILITY_FACTORS, SCORE_TREND_FACTOR, SCORE_TREND_MAX,
+    SCORE_TREND_MIN, SOFT_LIMIT_FACTOR, STABILITY_FACTORS,
 };
 use std::time::Instant;
 
@@ -64,6 +67,48 @@ impl Limits {
     }
 }
 
+/// What the completed iterations say about how settled the search is:
+/// the inputs of the soft limit's scale.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Iterations in a row the best move has stayed the same.
+    pub best_move_stability: usize,
+    /// The best move's share (0..=1) of the nodes searched below the root.
+    pub best_move_node_share: f64,
+    /// Iterations in a row the best score stayed near the last one's.
+    pub score_stability: usize,
+    /// How many centipawns the best score fell over the last few
+    /// iterations (negative: it rose).
+    pub score_drop: i32,
+}
+
+impl Progress {
+    /// The soft limit's multiplier: above 1 when the search is unsettled
+    /// (the best move changing, contested, the score moving or falling),
+    /// below 1 when it is settled.
+    pub fn soft_scale(&self) -> f64 {
+        let at = |factors: &[f64], i: usize| factors[i.min(factors.len() - 1)];
+        let best_move = at(&STABILITY_FACTORS, self.best_move_stability);
+        let share = self.best_move_node_share.clamp(0.0, 1.0);
+        let node_share =
+            (NODE_SHARE_BASE() as f64 / 100.0 - share) * NODE_SHARE_FACTOR() as f64 / 100.0;
+        let score = at(&SCORE_STABILITY_FACTORS, self.score_stability);
+        let trend = (1.0 + self.score_drop as f64 * SCORE_TREND_FACTOR() as f64 / 1000.0).clamp(
+            SCORE_TREND_MIN() as f64 / 100.0,
+            SCORE_TREND_MAX() as f64 / 100.0,
+        );
+        best_move * node_share * score * trend
+    }
+}
+
+/// The ideal time's multiplier at move `fullmove` of the game: below 1 in
+/// the opening, growing to its cap as the game goes on.
+pub fn move_growth(fullmove: u16) -> f64 {
+    let percent =
+        MOVE_GROWTH_BASE() as f64 + MOVE_GROWTH_PER_MOVE() as f64 * fullmove as f64 / 10.0;
+    percent.min(MOVE_GROWTH_MAX() as f64) / 100.0
+}
+
 /// Deadlines for one search, in milliseconds from its start.
 #[derive(Clone, Copy, Debug)]
 pub struct TimeManager {
@@ -73,8 +118,15 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Plans the move for `us` (0 = White, 1 = Black) with `overhead_ms` kept back.
-    pub fn new(limits: &Limits, us: usize, overhead_ms: u64, start: Instant) -> TimeManager {
+    /// Plans the move for `us` (0 = White, 1 = Black) at move `fullmove` of
+    /// the game, with `overhead_ms` kept back.
+    pub fn new(
+        limits: &Limits,
+        us: usize,
+        fullmove: u16,
+        overhead_ms: u64,
+        start: Instant,
+    ) -> TimeManager {
         if limits.infinite {
             return TimeManager {
                 start,
@@ -104,7 +156,7 @@ impl TimeManager {
             .movestogo
             .unwrap_or(PLANNED_MOVES())
             .clamp(1, PLANNED_MOVES_MAX()) as f64;
-        let ideal = left / mtg + inc as f64 * INCREMENT_FACTOR;
+        let ideal = (left / mtg + inc as f64 * INCREMENT_FACTOR) * move_growth(fullmove);
         let share = if mtg <= 1.0 {
             LAST_MOVE_CLOCK_SHARE
         } else {
@@ -134,8 +186,8 @@ impl TimeManager {
         self.hard_ms.is_some_and(|h| self.elapsed_ms() >= h)
     }
 
-    /// Past the soft limit scaled by `factor` (below 1 when the best move
-    /// has been stable, above 1 when it keeps changing): no new iteration.
+    /// Past the soft limit scaled by `factor` (`Progress::soft_scale`):
+    /// no new iteration.
     pub fn soft_expired(&self, factor: f64) -> bool {
         self.soft_ms
             .is_some_and(|s| self.elapsed_ms() as f64 >= s as f64 * factor)
@@ -225,7 +277,7 @@ mod tests {
                 movestogo: mtg,
                 ..Limits::default()
             };
-            let tm = TimeManager::new(&limits, 0, 10, start);
+            let tm = TimeManager::new(&limits, 0, 30, 10, start);
             let hard = tm.hard_ms.unwrap();
             assert!(
                 hard <= clock.saturating_sub(10).max(1),
@@ -237,13 +289,136 @@ mod tests {
             movetime: Some(500),
             ..Limits::default()
         };
-        assert_eq!(TimeManager::new(&movetime, 0, 20, start).hard_ms, Some(480));
-        assert!(!TimeManager::new(&Limits::default(), 0, 10, start).is_timed());
+        assert_eq!(
+            TimeManager::new(&movetime, 0, 1, 20, start).hard_ms,
+            Some(480)
+        );
+        assert!(!TimeManager::new(&Limits::default(), 0, 1, 10, start).is_timed());
         let infinite = Limits {
             infinite: true,
             time: [Some(1000), Some(1000)],
             ..Limits::default()
         };
-        assert!(!TimeManager::new(&infinite, 0, 10, start).is_timed());
+        assert!(!TimeManager::new(&infinite, 0, 1, 10, start).is_timed());
+    }
+
+    #[test]
+    fn budgets_stay_within_the_clock_at_every_move_number() {
+        let start = Instant::now();
+        for fullmove in [1, 10, 40, 100, 500, u16::MAX] {
+            for (clock, inc) in [(1_000, 10), (10_000, 100), (60, 0), (3, 1_000)] {
+                let limits = Limits {
+                    time: [None, Some(clock)],
+                    inc: [0, inc],
+                    ..Limits::default()
+                };
+                let tm = TimeManager::new(&limits, 1, fullmove, 10, start);
+                let hard = tm.hard_ms.unwrap();
+                assert!(
+                    hard <= clock.saturating_sub(10).max(1),
+                    "{clock}+{inc} at {fullmove}"
+                );
+                assert!(tm.soft_ms.unwrap() <= hard);
+            }
+        }
+    }
+
+    #[test]
+    fn the_ideal_time_grows_with_the_move_number_up_to_its_cap() {
+        let start = Instant::now();
+        let limits = Limits {
+            time: [Some(100_000), None],
+            inc: [1_000, 0],
+            ..Limits::default()
+        };
+        let soft = |fullmove| {
+            TimeManager::new(&limits, 0, fullmove, 0, start)
+                .soft_ms
+                .unwrap()
+        };
+        assert!(soft(1) < soft(20));
+        assert!(soft(20) < soft(40));
+        // Capped: late in a long game it no longer grows.
+        assert_eq!(soft(200), soft(400));
+        assert!(move_growth(1) < 1.0 && move_growth(1) > 0.5);
+        assert_eq!(move_growth(u16::MAX), MOVE_GROWTH_MAX() as f64 / 100.0);
+    }
+
+    fn settled() -> Progress {
+        Progress {
+            best_move_stability: 6,
+            best_move_node_share: 0.9,
+            score_stability: 6,
+            score_drop: -10,
+        }
+    }
+
+    #[test]
+    fn a_settled_search_stops_early_and_an_unsettled_one_late() {
+        let calm = settled().soft_scale();
+        assert!(calm < 0.6, "{calm}");
+        // Each sign of trouble alone spends more.
+        let troubled = [
+            Progress {
+                best_move_stability: 0,
+                ..settled()
+            },
+            Progress {
+                best_move_node_share: 0.3,
+                ..settled()
+            },
+            Progress {
+                score_stability: 0,
+                ..settled()
+            },
+            Progress {
+                score_drop: 30,
+                ..settled()
+            },
+        ];
+        for progress in troubled {
+            assert!(progress.soft_scale() > calm, "{progress:?}");
+        }
+        let storm = Progress {
+            best_move_stability: 0,
+            best_move_node_share: 0.2,
+            score_stability: 0,
+            score_drop: 100,
+        };
+        assert!(storm.soft_scale() > 3.0, "{}", storm.soft_scale());
+    }
+
+    #[test]
+    fn the_scale_is_monotone_and_bounded_in_each_input() {
+        let mut last = f64::INFINITY;
+        for share in [0.0, 0.25, 0.5, 0.75, 1.0, 1.5] {
+            let scale = Progress {
+                best_move_node_share: share,
+                ..settled()
+            }
+            .soft_scale();
+            assert!(scale > 0.0 && scale <= last, "{share}: {scale}");
+            last = scale;
+        }
+        let mut last = 0.0;
+        for drop in [-1_000, -20, 0, 20, 40, 1_000, i32::MAX] {
+            let scale = Progress {
+                score_drop: drop,
+                ..settled()
+            }
+            .soft_scale();
+            assert!(scale >= last, "{drop}: {scale}");
+            last = scale;
+        }
+        // A fall beyond the trend's cap spends no more than the cap allows.
+        let capped = Progress {
+            score_drop: i32::MAX,
+            ..settled()
+        };
+        let huge = Progress {
+            score_drop: 10_000,
+            ..settled()
+        };
+        assert_eq!(capped.soft_scale(), huge.soft_scale());
     }
 }
