@@ -263,7 +263,9 @@ const MATE_SCORE: i32 = 32_000;
 /// (also for words after `string`, which are free text).
 fn info_score(line: &str) -> Option<i32> {
     let mut words = line.strip_prefix("info ")?.split_whitespace();
-    words.find(|&w| w == "score" || w == "string").filter(|&w| w == "score")?;
+    words
+        .find(|&w| w == "score" || w == "string")
+        .filter(|&w| w == "score")?;
     let kind = words.next()?;
     let value: i32 = words.next()?.parse().ok()?;
     match kind {
