@@ -282,10 +282,8 @@ impl Searcher<'_> {
         if self.root_moves.len() == 1 && self.time.is_timed() && depth >= FORCED_MOVE_MIN_DEPTH() {
             return true; // a forced move: don't spend the clock on it
         }
-        if self.clock_running() {
-            if self.time.soft_expired(progress.soft_scale()) {
-                return true;
-            }
+        if self.clock_running() && self.time.soft_expired(progress.soft_scale()) {
+            return true;
         }
         false
     }
