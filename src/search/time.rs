@@ -156,7 +156,14 @@ impl TimeManager {
             .movestogo
             .unwrap_or(PLANNED_MOVES())
             .clamp(1, PLANNED_MOVES_MAX()) as f64;
-        let ideal = (left / mtg + inc as f64 * INCREMENT_FACTOR) * move_growth(fullmove);
+        // The move number stands in for the moves left only when they are
+        // guessed: with `movestogo` the count is known.
+        let growth = if limits.movestogo.is_none() {
+            move_growth(fullmove)
+        } else {
+            1.0
+        };
+        let ideal = (left / mtg + inc as f64 * INCREMENT_FACTOR) * growth;
         let share = if mtg <= 1.0 {
             LAST_MOVE_CLOCK_SHARE
         } else {
@@ -342,6 +349,17 @@ mod tests {
         assert_eq!(soft(200), soft(400));
         assert!(move_growth(1) < 1.0 && move_growth(1) > 0.5);
         assert_eq!(move_growth(u16::MAX), MOVE_GROWTH_MAX() as f64 / 100.0);
+        // With `movestogo` the moves left are known: no growth.
+        let period = Limits {
+            movestogo: Some(20),
+            ..limits
+        };
+        let soft = |fullmove| {
+            TimeManager::new(&period, 0, fullmove, 0, start)
+                .soft_ms
+                .unwrap()
+        };
+        assert_eq!(soft(1), soft(60));
     }
 
     fn settled() -> Progress {

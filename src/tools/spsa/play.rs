@@ -12,7 +12,10 @@
 
 use crate::chess::{Color, Position};
 use crate::data::GameResult;
-use crate::tools::datagen::adjudication::{adjudicate_scores, rules_result, MAX_GAME_PLIES};
+use crate::tools::datagen::adjudication::{
+    adjudicate_scores, rules_result, DRAW_ADJUDICATION_SCORE, MAX_GAME_PLIES,
+    WIN_ADJUDICATION_SCORE,
+};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -257,6 +260,10 @@ impl Drop for UciEngine {
 
 /// A mate score for adjudication: beyond any centipawn threshold.
 const MATE_SCORE: i32 = 32_000;
+/// What a ply without a reported score counts as: inside neither
+/// adjudication window (not a win, not a dead draw), so it breaks both.
+const UNSCORED: i32 = WIN_ADJUDICATION_SCORE / 2;
+const _: () = assert!(UNSCORED > DRAW_ADJUDICATION_SCORE && UNSCORED < WIN_ADJUDICATION_SCORE);
 
 /// The score of an `info ... score cp X` or `score mate N` line, in
 /// centipawns for the side to move (a mate as ±`MATE_SCORE`), or `None`
@@ -320,8 +327,8 @@ pub fn play_game(
     let start_fen = start.to_fen();
     let mut pos = *start;
     let mut keys = vec![pos.key()];
-    // Each ply's reported score in White's view (0 when none was given).
-    let mut scores: Vec<i32> = Vec::new();
+    // Each ply's reported score in White's view (`None`: none was given).
+    let mut scores: Vec<Option<i32>> = Vec::new();
     let mut moves = String::new();
     let mut plies = 0;
     // Clocks in milliseconds (White, Black).
@@ -338,7 +345,7 @@ pub fn play_game(
             };
         }
         if let Some(result) = adjudicate
-            .then(|| adjudicate_scores(&scores, |&score| score))
+            .then(|| adjudicate_scores(&scores, |score| score.unwrap_or(UNSCORED)))
             .flatten()
         {
             return Outcome {
@@ -398,8 +405,7 @@ pub fn play_game(
             };
             return lost(side, fault, plies);
         };
-        let score = score.unwrap_or(0);
-        scores.push(if side == Color::White { score } else { -score });
+        scores.push(score.map(|score| if side == Color::White { score } else { -score }));
         moves.push(' ');
         moves.push_str(&mv.to_uci(false));
         pos.make_move(mv);

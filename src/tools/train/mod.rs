@@ -692,10 +692,11 @@ mod tests {
         std::fs::write(&path, nnue::file::write(&trained_kings.network.quantise())).unwrap();
         assert_eq!(nnue::read_weights(&path).unwrap().king, four);
         assert!(kings(1, path.clone(), &mut loaded).is_ok());
-        // Continued by `run` without `--king-buckets`, it keeps its layout
-        // (the default, the embedded network's, has none).
+        // Continued by `run` without `--king-buckets`, it keeps its layout,
+        // not the one the config holds.
         let continued = Config {
             epochs: 1,
+            king: crate::nnue::KingBuckets::NONE,
             init: Some(path.clone()),
             out: data.with_extension("continued.nnue"),
             ..config.clone()
