@@ -128,7 +128,6 @@ impl Searcher<'_> {
         let multipv = req.multipv.clamp(1, self.root_moves.len().max(1));
         let mut stability = 0;
         let mut last_best = Move::NULL;
-        let mut score_stability = 0;
         // The best score of each completed iteration, for the score's trend.
         let mut best_scores: Vec<i32> = Vec::with_capacity(MAX_DEPTH as usize);
         // Helper threads start at staggered depths so they explore differently.
@@ -168,13 +167,9 @@ impl Searcher<'_> {
             let best = self.root_moves[0].mv;
             stability = if best == last_best { stability + 1 } else { 0 };
             last_best = best;
-            let score = self.root_moves[0].score;
-            let steady = best_scores
-                .last()
-                .is_some_and(|&last| (score - last).abs() <= SCORE_STABLE_MARGIN());
-            score_stability = if steady { score_stability + 1 } else { 0 };
-            best_scores.push(score);
-            let progress = self.progress(stability, score_stability, &best_scores);
+            best_scores.push(self.root_moves[0].score);
+            let progress =
+                Progress::from_iterations(stability, self.best_move_node_share(), &best_scores);
             if self.iteration_ends_search(req, depth, &progress) {
                 break;
             }
@@ -221,35 +216,14 @@ impl Searcher<'_> {
         }
     }
 
-    /// What the completed iterations say of the search, for the soft limit:
-    /// best-move and score stability as counted, the best move's share of
-    /// the root nodes, and the fall of the best score (`best_scores`, one per
-    /// iteration) over the last `SCORE_TREND_ITERATIONS` iterations. Mate
-    /// scores count as no trend.
-    fn progress(&self, stability: usize, score_stability: usize, best_scores: &[i32]) -> Progress {
+    /// The best move's share (0..=1) of the nodes searched below the root
+    /// (1 before any is counted).
+    fn best_move_node_share(&self) -> f64 {
         let root_nodes: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
-        let best_move_node_share = if root_nodes == 0 {
+        if root_nodes == 0 {
             1.0
         } else {
             self.root_moves[0].nodes as f64 / root_nodes as f64
-        };
-        let back = SCORE_TREND_ITERATIONS().max(1) as usize;
-        let n = best_scores.len();
-        let score_drop = if n > back {
-            let (then, now) = (best_scores[n - 1 - back], best_scores[n - 1]);
-            if then.abs() < MATE_BOUND && now.abs() < MATE_BOUND {
-                then - now
-            } else {
-                0
-            }
-        } else {
-            0
-        };
-        Progress {
-            best_move_stability: stability,
-            best_move_node_share,
-            score_stability,
-            score_drop,
         }
     }
 

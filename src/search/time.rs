@@ -7,9 +7,10 @@ pub use super::params::DEFAULT_MOVE_OVERHEAD_MS;
 use super::params::{
     HARD_LIMIT_FACTOR, INCREMENT_FACTOR, LAST_MOVE_CLOCK_SHARE, MAX_CLOCK_SHARE, MOVE_GROWTH_BASE,
     MOVE_GROWTH_MAX, MOVE_GROWTH_PER_MOVE, NODE_SHARE_BASE, NODE_SHARE_FACTOR, PLANNED_MOVES,
-    PLANNED_MOVES_MAX, SCORE_STABILITY_FACTORS, SCORE_TREND_FACTOR, SCORE_TREND_MAX,
-    SCORE_TREND_MIN, SOFT_LIMIT_FACTOR, STABILITY_FACTORS,
+    PLANNED_MOVES_MAX, SCORE_STABILITY_FACTORS, SCORE_STABLE_MARGIN, SCORE_TREND_FACTOR,
+    SCORE_TREND_ITERATIONS, SCORE_TREND_MAX, SCORE_TREND_MIN, SOFT_LIMIT_FACTOR, STABILITY_FACTORS,
 };
+use super::score::MATE_BOUND;
 use std::time::Instant;
 
 /// What `go` asked for.
@@ -83,6 +84,41 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// The progress after the iterations whose best scores are
+    /// `best_scores` (oldest first): the score is stable for as many of
+    /// the last steps as stayed within `SCORE_STABLE_MARGIN`, and its drop
+    /// is measured over the last `SCORE_TREND_ITERATIONS` iterations (none
+    /// when either end is a mate score or there are not enough yet).
+    pub fn from_iterations(
+        best_move_stability: usize,
+        best_move_node_share: f64,
+        best_scores: &[i32],
+    ) -> Progress {
+        let score_stability = best_scores
+            .windows(2)
+            .rev()
+            .take_while(|step| (step[1] - step[0]).abs() <= SCORE_STABLE_MARGIN())
+            .count();
+        let back = SCORE_TREND_ITERATIONS().max(1) as usize;
+        let score_drop = match best_scores.len().checked_sub(back + 1) {
+            Some(then) => {
+                let (then, now) = (best_scores[then], best_scores[best_scores.len() - 1]);
+                if then.abs() < MATE_BOUND && now.abs() < MATE_BOUND {
+                    then - now
+                } else {
+                    0
+                }
+            }
+            None => 0,
+        };
+        Progress {
+            best_move_stability,
+            best_move_node_share,
+            score_stability,
+            score_drop,
+        }
+    }
+
     /// The soft limit's multiplier: above 1 when the search is unsettled
     /// (the best move changing, contested, the score moving or falling),
     /// below 1 when it is settled.
@@ -438,5 +474,39 @@ mod tests {
             ..settled()
         };
         assert_eq!(capped.soft_scale(), huge.soft_scale());
+    }
+
+    #[test]
+    fn progress_reads_stability_and_drop_from_the_scores() {
+        let margin = SCORE_STABLE_MARGIN();
+        let back = SCORE_TREND_ITERATIONS().max(1) as usize;
+        let at = |scores: &[i32]| Progress::from_iterations(2, 0.5, scores);
+        // No iteration yet, or one: nothing stable, no trend.
+        for scores in [&[][..], &[40]] {
+            let p = at(scores);
+            assert_eq!((p.score_stability, p.score_drop), (0, 0), "{scores:?}");
+            assert_eq!((p.best_move_stability, p.best_move_node_share), (2, 0.5));
+        }
+        // Steps within the margin count from the end back to the first jump.
+        let p = at(&[0, 200, 200 + margin, 200, 200 - margin]);
+        assert_eq!(p.score_stability, 3);
+        assert_eq!(at(&[0, 0, 0, 5 * margin]).score_stability, 0);
+        // The drop: the score `back` iterations ago minus the last one.
+        let mut scores: Vec<i32> = vec![500; back];
+        assert_eq!(at(&scores).score_drop, 0, "too few iterations");
+        scores.push(380);
+        assert_eq!(at(&scores).score_drop, 120);
+        scores.insert(0, -9_999);
+        assert_eq!(at(&scores).score_drop, 120, "older scores don't count");
+        scores.push(700);
+        assert_eq!(at(&scores).score_drop, 500 - 700);
+        // A mate score at either end is no trend.
+        let mate = MATE_BOUND + 10;
+        let mut mating = vec![0; back];
+        mating.push(mate);
+        assert_eq!(at(&mating).score_drop, 0);
+        mating[0] = -mate;
+        *mating.last_mut().unwrap() = 0;
+        assert_eq!(at(&mating).score_drop, 0);
     }
 }
