@@ -101,8 +101,8 @@ impl Progress {
             .count();
         let back = SCORE_TREND_ITERATIONS().max(1) as usize;
         let score_drop = match best_scores.len().checked_sub(back + 1) {
-            Some(then) => {
-                let (then, now) = (best_scores[then], best_scores[best_scores.len() - 1]);
+            Some(start) => {
+                let (then, now) = (best_scores[start], best_scores[best_scores.len() - 1]);
                 if then.abs() < MATE_BOUND && now.abs() < MATE_BOUND {
                     then - now
                 } else {
