@@ -8,7 +8,7 @@ use super::depth::MAX_PLY;
 use super::history::{history_bonus, Continuations};
 use super::movepick::{MovePicker, GOOD_NOISY_SCORE};
 use super::params::*;
-use super::reduction::base_reduction;
+use super::reduction::{base_reduction, whole_plies, PLY};
 use super::score::{
     is_decisive, mated_in, score_from_tt, score_to_tt, INFINITY, MATE, TB_WIN_BOUND,
 };
@@ -311,17 +311,18 @@ impl Searcher<'_> {
                     && moves_searched > 1 + pv_node as usize
                     && (is_quiet || bad_noisy)
                 {
-                    reduction = base_reduction(depth, moves_searched);
+                    // In 1/1024 ply until the end.
+                    let mut r = base_reduction(depth, moves_searched);
                     if bad_noisy {
-                        reduction = reduction * LMR_BAD_NOISY_FACTOR() / LMR_BAD_NOISY_DIVISOR();
+                        r = r * LMR_BAD_NOISY_FACTOR() / LMR_BAD_NOISY_DIVISOR();
                     }
-                    reduction += LMR_CUT_NODE_FACTOR() * cut_node as i32;
-                    reduction -= LMR_PV_NODE_FACTOR() * pv_node as i32;
-                    reduction += LMR_NOT_IMPROVING_FACTOR() * !improving as i32;
-                    reduction -= LMR_GIVES_CHECK_FACTOR() * next.in_check() as i32;
-                    reduction -= (quiet_history / LMR_HISTORY_DIVISOR())
+                    r += LMR_CUT_NODE_1024() * cut_node as i32;
+                    r -= LMR_PV_NODE_1024() * pv_node as i32;
+                    r += LMR_NOT_IMPROVING_1024() * !improving as i32;
+                    r -= LMR_GIVES_CHECK_1024() * next.in_check() as i32;
+                    r -= (quiet_history * PLY / LMR_HISTORY_DIVISOR())
                         .clamp(-LMR_HISTORY_ADJUSTMENT_MAX(), LMR_HISTORY_ADJUSTMENT_MAX());
-                    reduction = reduction.clamp(0, new_depth - 1);
+                    reduction = whole_plies(r, new_depth - 1);
                 }
                 score = -self.negamax(
                     &next,

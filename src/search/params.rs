@@ -12,7 +12,8 @@
 //! - `…_MAX`: a cap on a computed value (same unit as the value);
 //! - `…_VALUES`: per-piece values in centipawns;
 //! - `…_MOVES`, `…_COUNT`: a number of moves, of things;
-//! - `…_MS`: a time in milliseconds; `…_SHARE`: a fraction of the clock.
+//! - `…_MS`: a time in milliseconds; `…_SHARE`: a fraction of the clock;
+//! - `…_1024`: an amount in 1/1024 of a ply (late-move reductions).
 //!
 //! Declaration (see `search_params!` in `tunable.rs`): an integer parameter
 //! is `pub tunable NAME: T = DEFAULT, MIN..=MAX, step C_END;` and the search
@@ -144,28 +145,30 @@ search_params! {
     pub tunable SEE_QUIET_MARGIN: i32 = -60, -200..=0, step 10;
     pub tunable SEE_NOISY_MARGIN: i32 = -25, -100..=0, step 5;
 
-    // Late move reductions (negamax step 17). The base reduction comes from the
-    // generated table; these adjust it.
+    // Late move reductions (negamax step 17), summed in 1/1024 of a ply
+    // (`…_1024` below, `reduction::PLY`) so every term can move by less than
+    // a ply; the sum is truncated to whole plies once, at the end.
     /// Shallowest node where late moves are reduced (at least 2: the
     /// reduction is clamped to `0..=depth - 2`).
     pub tunable LMR_MIN_DEPTH: i32 = 3, 2..=8, step 1;
     /// The base reduction, in plies: `LMR_BASE/1000 + ln(depth) · ln(moves) /
-    /// (LMR_DIVISOR/1000)`, truncated (`reduction::base_reduction`).
+    /// (LMR_DIVISOR/1000)` (`reduction::base_reduction`).
     pub tunable LMR_BASE: i32 = 800, 0..=2_000, step 100;
     pub tunable LMR_DIVISOR: i32 = 2_300, 1_000..=5_000, step 150;
-    /// One ply less reduction per this much combined quiet-history score
-    /// (butterfly + continuation)...
+    /// 1/1024 ply less reduction per this much combined quiet-history score
+    /// (butterfly + continuation): `history · 1024 / LMR_HISTORY_DIVISOR`...
     pub tunable LMR_HISTORY_DIVISOR: i32 = 6000, 1000..=16000, step 750;
-    /// ...by at most this many plies either way.
-    pub tunable LMR_HISTORY_ADJUSTMENT_MAX: i32 = 2, 0..=4, step 1;
-    /// Plies more at expected cut nodes and when the evaluation is not
-    /// improving; plies less at PV nodes and for moves that give check.
-    pub tunable LMR_CUT_NODE_FACTOR: i32 = 1, 0..=3, step 1;
-    pub tunable LMR_NOT_IMPROVING_FACTOR: i32 = 1, 0..=3, step 1;
-    pub tunable LMR_PV_NODE_FACTOR: i32 = 1, 0..=3, step 1;
-    pub tunable LMR_GIVES_CHECK_FACTOR: i32 = 1, 0..=3, step 1;
+    /// ...by at most this much either way, in 1/1024 ply.
+    pub tunable LMR_HISTORY_ADJUSTMENT_MAX: i32 = 2048, 0..=4096, step 256;
+    /// More reduction at expected cut nodes and when the evaluation is not
+    /// improving; less at PV nodes and for moves that give check. In 1/1024
+    /// ply.
+    pub tunable LMR_CUT_NODE_1024: i32 = 1024, 0..=3072, step 128;
+    pub tunable LMR_NOT_IMPROVING_1024: i32 = 1024, 0..=3072, step 128;
+    pub tunable LMR_PV_NODE_1024: i32 = 1024, 0..=3072, step 128;
+    pub tunable LMR_GIVES_CHECK_1024: i32 = 1024, 0..=3072, step 128;
     /// Late noisy moves that lose material (SEE, by the move picker) are
-    /// reduced too: the table's reduction times
+    /// reduced too: the base reduction times
     /// `LMR_BAD_NOISY_FACTOR / LMR_BAD_NOISY_DIVISOR`, then the same
     /// adjustments as quiet moves (no history term).
     pub tunable LMR_BAD_NOISY_FACTOR: i32 = 3, 0..=8, step 1;
