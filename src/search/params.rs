@@ -51,7 +51,7 @@ search_params! {
     /// Entries hold centipawns times this (room for slow averaging).
     pub const CORRECTION_HISTORY_UNIT_FACTOR: i32 = 256;
     /// An entry stays within ±CORRECTION_HISTORY_MAX centipawns.
-    pub tunable CORRECTION_HISTORY_MAX: i32 = 64, 16..=256, step 8;
+    pub tunable CORRECTION_HISTORY_MAX: i32 = 58, 16..=256, step 8;
     /// After a search to `depth`, an entry moves this share of the way to
     /// the search's verdict: `min(depth, CORRECTION_HISTORY_WEIGHT_MAX) /
     /// CORRECTION_HISTORY_WEIGHT_DIVISOR` (keep the maximum at most the divisor).
@@ -60,8 +60,8 @@ search_params! {
     /// The correction is the pawn entry times `CORRECTION_HISTORY_PAWN_FACTOR`
     /// plus both non-pawn entries times `CORRECTION_HISTORY_NON_PAWN_FACTOR`,
     /// over `CORRECTION_HISTORY_FACTOR_DIVISOR`.
-    pub tunable CORRECTION_HISTORY_PAWN_FACTOR: i32 = 128, 0..=256, step 12;
-    pub tunable CORRECTION_HISTORY_NON_PAWN_FACTOR: i32 = 64, 0..=256, step 12;
+    pub tunable CORRECTION_HISTORY_PAWN_FACTOR: i32 = 120, 0..=256, step 12;
+    pub tunable CORRECTION_HISTORY_NON_PAWN_FACTOR: i32 = 65, 0..=256, step 12;
     pub const CORRECTION_HISTORY_FACTOR_DIVISOR: i32 = 128;
 
     // Reverse futility pruning (negamax step 8): at shallow depth, an
@@ -70,7 +70,7 @@ search_params! {
     /// Deepest node where reverse futility pruning applies.
     pub tunable RFP_MAX_DEPTH: i32 = 8, 2..=14, step 1;
     /// Margin per ply of depth (one ply less when the evaluation is improving).
-    pub tunable RFP_MARGIN: i32 = 80, 20..=200, step 8;
+    pub tunable RFP_MARGIN: i32 = 75, 20..=200, step 8;
 
     // Null move pruning (negamax step 9): pass, and if a reduced search still
     // beats beta, so will a real move.
@@ -79,15 +79,15 @@ search_params! {
     /// The reduction is `NMP_BASE + depth / NMP_DEPTH_DIVISOR`, plus one ply per
     /// `NMP_EVAL_DIVISOR` centipawns the evaluation (step 7) exceeds beta (at most
     /// `NMP_EVAL_REDUCTION_MAX`).
-    pub tunable NMP_BASE: i32 = 3, 1..=6, step 1;
-    pub tunable NMP_DEPTH_DIVISOR: i32 = 4, 1..=10, step 1;
-    pub tunable NMP_EVAL_DIVISOR: i32 = 200, 50..=500, step 20;
+    pub tunable NMP_BASE: i32 = 4, 1..=6, step 1;
+    pub tunable NMP_DEPTH_DIVISOR: i32 = 3, 1..=10, step 1;
+    pub tunable NMP_EVAL_DIVISOR: i32 = 203, 50..=500, step 20;
     pub tunable NMP_EVAL_REDUCTION_MAX: i32 = 3, 0..=6, step 1;
 
     // Internal iterative reduction (negamax step 10).
     /// From this depth on, a PV or cut node without a TT move is searched one
     /// ply shallower.
-    pub tunable IIR_MIN_DEPTH: i32 = 4, 2..=10, step 1;
+    pub tunable IIR_MIN_DEPTH: i32 = 3, 2..=10, step 1;
 
     // Late move pruning (negamax step 12): once `(LMP_BASE + depth²) / (1
     // or LMP_NOT_IMPROVING_DIVISOR)` moves (noisy ones included) have been
@@ -96,14 +96,14 @@ search_params! {
     pub tunable LMP_MAX_DEPTH: i32 = 8, 2..=16, step 1;
     pub tunable LMP_BASE: i32 = 3, 0..=12, step 1;
     /// The move budget is divided by this when the evaluation is not improving.
-    pub tunable LMP_NOT_IMPROVING_DIVISOR: i32 = 2, 1..=4, step 1;
+    pub tunable LMP_NOT_IMPROVING_DIVISOR: i32 = 1, 1..=4, step 1;
 
     // Futility pruning (negamax step 13): quiet moves are skipped when
     // `eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha` (`eval` as in
     // step 7).
     /// Deepest node where futility pruning applies.
     pub tunable FUTILITY_MAX_DEPTH: i32 = 6, 1..=12, step 1;
-    pub tunable FUTILITY_BASE: i32 = 100, 0..=300, step 15;
+    pub tunable FUTILITY_BASE: i32 = 102, 0..=300, step 15;
     /// Margin per ply of depth.
     pub tunable FUTILITY_MARGIN: i32 = 90, 20..=250, step 10;
 
@@ -113,17 +113,17 @@ search_params! {
     /// Deepest node where history pruning applies.
     pub tunable HISTORY_PRUNING_MAX_DEPTH: i32 = 4, 1..=10, step 1;
     /// History units per ply of depth.
-    pub tunable HISTORY_PRUNING_FACTOR: i32 = 2_048, 256..=8_192, step 300;
+    pub tunable HISTORY_PRUNING_FACTOR: i32 = 1941, 256..=8_192, step 300;
 
     // Singular extensions (negamax step 16): the TT move is extended when
     // the node searched without it (at `(depth - 1) / SE_DEPTH_DIVISOR`)
     // fails low against `tt_score - SE_MARGIN_FACTOR * depth / SE_MARGIN_DIVISOR`.
     /// Shallowest node where singular extensions are tried.
-    pub tunable SE_MIN_DEPTH: i32 = 8, 4..=14, step 1;
+    pub tunable SE_MIN_DEPTH: i32 = 6, 4..=14, step 1;
     /// Only at plies below this times the iteration's depth (no runaway extensions).
     pub tunable SE_PLY_FACTOR: i32 = 2, 1..=4, step 1;
     /// The TT entry may be at most this many plies shallower than the node.
-    pub tunable SE_TT_DEPTH_DEFICIT_MAX: i32 = 3, 0..=6, step 1;
+    pub tunable SE_TT_DEPTH_DEFICIT_MAX: i32 = 2, 0..=6, step 1;
     /// Centipawns per ply of depth below the TT score, times
     /// `SE_MARGIN_FACTOR / SE_MARGIN_DIVISOR`.
     pub tunable SE_MARGIN_FACTOR: i32 = 32, 8..=96, step 4;
@@ -133,7 +133,7 @@ search_params! {
     pub tunable SE_DEPTH_DIVISOR: i32 = 2, 2..=3, step 1;
     /// Two plies of extension (non-PV nodes) when the search without the TT
     /// move falls this far below the singular window...
-    pub tunable SE_DOUBLE_MARGIN: i32 = 20, 0..=100, step 5;
+    pub tunable SE_DOUBLE_MARGIN: i32 = 22, 0..=100, step 5;
     /// ...at most this many times along one path.
     pub tunable SE_DOUBLE_EXTENSION_MAX: i32 = 6, 0..=16, step 1;
 
@@ -153,25 +153,25 @@ search_params! {
     pub tunable LMR_MIN_DEPTH: i32 = 3, 2..=8, step 1;
     /// The base reduction, in plies: `LMR_BASE/1000 + ln(depth) · ln(moves) /
     /// (LMR_DIVISOR/1000)` (`reduction::base_reduction`).
-    pub tunable LMR_BASE: i32 = 800, 0..=2_000, step 100;
-    pub tunable LMR_DIVISOR: i32 = 2_300, 1_000..=5_000, step 150;
+    pub tunable LMR_BASE: i32 = 832, 0..=2_000, step 100;
+    pub tunable LMR_DIVISOR: i32 = 2282, 1_000..=5_000, step 150;
     /// 1/1024 ply less reduction per this much combined quiet-history score
     /// (butterfly + continuation): `history · 1024 / LMR_HISTORY_DIVISOR`...
-    pub tunable LMR_HISTORY_DIVISOR: i32 = 6000, 1000..=16000, step 750;
+    pub tunable LMR_HISTORY_DIVISOR: i32 = 5782, 1000..=16000, step 750;
     /// ...by at most this much either way, in 1/1024 ply.
-    pub tunable LMR_HISTORY_ADJUSTMENT_MAX: i32 = 2048, 0..=4096, step 256;
+    pub tunable LMR_HISTORY_ADJUSTMENT_MAX: i32 = 2072, 0..=4096, step 256;
     /// More reduction at expected cut nodes and when the evaluation is not
     /// improving; less at PV nodes and for moves that give check. In 1/1024
     /// ply.
-    pub tunable LMR_CUT_NODE_1024: i32 = 1024, 0..=3072, step 128;
-    pub tunable LMR_NOT_IMPROVING_1024: i32 = 1024, 0..=3072, step 128;
-    pub tunable LMR_PV_NODE_1024: i32 = 1024, 0..=3072, step 128;
-    pub tunable LMR_GIVES_CHECK_1024: i32 = 1024, 0..=3072, step 128;
+    pub tunable LMR_CUT_NODE_1024: i32 = 1025, 0..=3072, step 128;
+    pub tunable LMR_NOT_IMPROVING_1024: i32 = 1059, 0..=3072, step 128;
+    pub tunable LMR_PV_NODE_1024: i32 = 1028, 0..=3072, step 128;
+    pub tunable LMR_GIVES_CHECK_1024: i32 = 1030, 0..=3072, step 128;
     /// Late noisy moves that lose material (SEE, by the move picker) are
     /// reduced too: the base reduction times
     /// `LMR_BAD_NOISY_FACTOR / LMR_BAD_NOISY_DIVISOR`, then the same
     /// adjustments as quiet moves (no history term).
-    pub tunable LMR_BAD_NOISY_FACTOR: i32 = 3, 0..=8, step 1;
+    pub tunable LMR_BAD_NOISY_FACTOR: i32 = 2, 0..=8, step 1;
     pub tunable LMR_BAD_NOISY_DIVISOR: i32 = 4, 1..=8, step 1;
     /// Quiet moves remembered per node for the history malus after a cutoff
     /// (an array length: not tunable at run time).
@@ -183,16 +183,16 @@ search_params! {
     // summed for ordering, LMR and history pruning.
     /// Bonus for a cutoff at `depth`:
     /// `min(HISTORY_BONUS_QUADRATIC_FACTOR·d² + HISTORY_BONUS_LINEAR_FACTOR·d, HISTORY_BONUS_MAX)`.
-    pub tunable HISTORY_BONUS_QUADRATIC_FACTOR: i32 = 16, 0..=64, step 3;
-    pub tunable HISTORY_BONUS_LINEAR_FACTOR: i32 = 32, 0..=128, step 6;
+    pub tunable HISTORY_BONUS_QUADRATIC_FACTOR: i32 = 18, 0..=64, step 3;
+    pub tunable HISTORY_BONUS_LINEAR_FACTOR: i32 = 34, 0..=128, step 6;
     /// At most the smallest `HISTORY_MAX`, `CONTINUATION_HISTORY_MAX` and
     /// `CAPTURE_HISTORY_MAX`, so the gravity update stays bounded.
-    pub tunable HISTORY_BONUS_MAX: i32 = 1_600, 200..=4_000, step 190;
+    pub tunable HISTORY_BONUS_MAX: i32 = 1632, 200..=4_000, step 190;
     /// History scores stay within ±HISTORY_MAX (the "gravity" update keeps them there).
-    pub tunable HISTORY_MAX: i32 = 16_384, 4_096..=32_768, step 1_400;
+    pub tunable HISTORY_MAX: i32 = 15_384, 4_096..=32_768, step 1_400;
     /// Continuation-history entries (quiet moves after the move one and two
     /// plies back) stay within ±CONTINUATION_HISTORY_MAX (stored in 16 bits).
-    pub tunable CONTINUATION_HISTORY_MAX: i32 = 16_384, 4_096..=30_000, step 1_400;
+    pub tunable CONTINUATION_HISTORY_MAX: i32 = 16_222, 4_096..=30_000, step 1_400;
 
     // Threat-aware quiet ordering (move picker, stage 4): a quiet move that
     // takes a piece out of a cheaper attacker's reach (a queen from a rook,
@@ -200,26 +200,26 @@ search_params! {
     // pawn) is tried earlier by this much, one that walks into such an
     // attack later by the same. Ordering only: the history that LMR and
     // history pruning read is unchanged.
-    pub tunable ESCAPE_QUEEN_BONUS: i32 = 20_000, 0..=50_000, step 2_000;
-    pub tunable ESCAPE_ROOK_BONUS: i32 = 14_000, 0..=40_000, step 1_500;
-    pub tunable ESCAPE_MINOR_BONUS: i32 = 10_000, 0..=30_000, step 1_000;
+    pub tunable ESCAPE_QUEEN_BONUS: i32 = 19_539, 0..=50_000, step 2_000;
+    pub tunable ESCAPE_ROOK_BONUS: i32 = 13_569, 0..=40_000, step 1_500;
+    pub tunable ESCAPE_MINOR_BONUS: i32 = 10_178, 0..=30_000, step 1_000;
 
     // Capture history (ordering memory for noisy moves, negamax step 18):
     // [moving piece][destination][captured kind], the same bonus as quiet
     // history for the noisy move that cut, the malus for noisy moves tried
     // before it.
     /// Capture-history scores stay within ±CAPTURE_HISTORY_MAX.
-    pub tunable CAPTURE_HISTORY_MAX: i32 = 16_384, 4_096..=32_768, step 1_400;
+    pub tunable CAPTURE_HISTORY_MAX: i32 = 15_935, 4_096..=32_768, step 1_400;
     /// Noisy moves remembered per node for the malus (an array length: not
     /// tunable at run time).
     pub const CAPTURE_HISTORY_MALUS_MOVES: usize = 32;
 
     // Aspiration windows (iterative deepening).
     /// From this depth on, the search starts with a window around the last score.
-    pub tunable ASPIRATION_MIN_DEPTH: i32 = 5, 1..=10, step 1;
+    pub tunable ASPIRATION_MIN_DEPTH: i32 = 6, 1..=10, step 1;
     /// Half-width of the first window, in centipawns (from 5: with a growth
     /// divisor of at most 4, a failed window always grows).
-    pub tunable ASPIRATION_MARGIN: i32 = 20, 5..=80, step 4;
+    pub tunable ASPIRATION_MARGIN: i32 = 19, 5..=80, step 4;
     /// After a fail the window grows by `delta / ASPIRATION_GROWTH_DIVISOR`.
     pub tunable ASPIRATION_GROWTH_DIVISOR: i32 = 2, 1..=4, step 1;
     /// Fail-high/low lines are reported only after this long (as GUIs expect).
@@ -300,7 +300,7 @@ search_params! {
     pub const SEE_PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
     /// Noisy-move order: the victim's (and promotion's) value times this,
     /// plus the capture history.
-    pub tunable MVV_VICTIM_FACTOR: i32 = 16, 1..=64, step 3;
+    pub tunable MVV_VICTIM_FACTOR: i32 = 18, 1..=64, step 3;
 
     // Syzygy tablebases (negamax step 5b; only with `SyzygyPath` set, so
     // not tuned: self-play without tables never reads them).
