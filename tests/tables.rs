@@ -24,37 +24,45 @@ fn generation_is_deterministic() {
     assert_eq!(codegen::generate_tables(), codegen::generate_tables());
 }
 
-/// The late-move reduction the search computed per move before the table
-/// existed (and the table held since), copied here independently of codegen
-/// and of the parameters, so the reduction from tunable constants is checked
-/// against the old numbers, not against itself.
-fn old_runtime_lmr(depth: i32, moves: usize) -> i32 {
-    const BASE: f32 = 0.8;
-    const DIVISOR: f32 = 2.3;
-    (BASE + (depth.max(1) as f32).ln() * (moves.max(1) as f32).ln() / DIVISOR) as i32
+/// The base late-move reduction in 1/1024 ply, computed here directly with
+/// `f32` logarithms from the two tunable constants, independently of
+/// codegen's table of logarithms, so the table is checked against the
+/// formula, not against itself.
+fn direct_lmr_1024(depth: i32, moves: usize) -> i32 {
+    use kiln::search::params::{LMR_BASE, LMR_DIVISOR};
+    let base = LMR_BASE() as f32 / 1000.0;
+    let divisor = LMR_DIVISOR() as f32 / 1000.0;
+    let ln = |x: f32| x.max(1.0).ln();
+    ((base + ln(depth as f32) * ln(moves as f32) / divisor) * 1024.0) as i32
 }
 
 #[test]
-fn lmr_from_its_parameters_equals_the_old_runtime_formula() {
-    use kiln::search::reduction::base_reduction;
+fn lmr_from_its_parameters_equals_the_direct_formula() {
+    use kiln::search::reduction::{base_reduction, whole_plies, PLY};
     use kiln::tables::lmr::LMR_LN;
     assert_eq!(LMR_LN.len(), 256);
+    assert_eq!(PLY, 1024);
     for depth in 1..128 {
         for moves in 1..256 {
             assert_eq!(
                 base_reduction(depth, moves),
-                old_runtime_lmr(depth, moves),
+                direct_lmr_1024(depth, moves),
                 "base_reduction({depth}, {moves})"
             );
         }
     }
-    // Below 1 counts as 1, as `.max(1)` did; out-of-range inputs clamp.
+    // Below 1 counts as 1; out-of-range inputs clamp.
     for depth in [-5, 0, 1, 7, 127] {
-        assert_eq!(base_reduction(depth, 0), old_runtime_lmr(depth, 0));
-        assert_eq!(base_reduction(depth, 37), old_runtime_lmr(depth, 37));
+        assert_eq!(base_reduction(depth, 0), direct_lmr_1024(depth, 0));
+        assert_eq!(base_reduction(depth, 37), direct_lmr_1024(depth, 37));
     }
     assert_eq!(base_reduction(500, 20), base_reduction(127, 20));
     assert_eq!(base_reduction(20, 10_000), base_reduction(20, 255));
+    // The reduction grows with depth and with the move number, and a
+    // first move at depth 1 keeps only the base (below a ply).
+    assert!(base_reduction(20, 30) > base_reduction(5, 30));
+    assert!(base_reduction(20, 30) > base_reduction(20, 3));
+    assert_eq!(whole_plies(base_reduction(1, 1), 10), 0);
 }
 
 #[test]
