@@ -908,9 +908,14 @@ fn search_parameters_are_spin_options_that_change_the_search() {
     let book_file = at("option name BookFile ").unwrap();
     let rfp = at("option name RFP_MARGIN ").expect("RFP_MARGIN listed");
     assert!(book_file < rfp, "parameters follow the engine's options");
+    // The defaults are whatever the last tune left.
+    let (rfp_default, lmp_default) = (
+        kiln::search::params::RFP_MARGIN(),
+        kiln::search::params::LMP_BASE(),
+    );
     assert_eq!(
         lines[rfp],
-        "option name RFP_MARGIN type spin default 80 min 20 max 200"
+        format!("option name RFP_MARGIN type spin default {rfp_default} min 20 max 200")
     );
     e.send("setoption name RFP_MARGIN value 201");
     let lines = e.sync();
@@ -931,8 +936,8 @@ fn search_parameters_are_spin_options_that_change_the_search() {
     e.send("setoption name LMP_BASE value 0");
     assert!(errors(&e.sync()).is_empty());
     assert_ne!(default, search(&mut e), "the parameters reach the search");
-    e.send("setoption name RFP_MARGIN value 80");
-    e.send("setoption name LMP_BASE value 3");
+    e.send(&format!("setoption name RFP_MARGIN value {rfp_default}"));
+    e.send(&format!("setoption name LMP_BASE value {lmp_default}"));
     assert_eq!(default, search(&mut e), "and back at the defaults");
 }
 
@@ -944,7 +949,11 @@ fn spsa_prints_every_parameter_as_openbench_input() {
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines.len() >= 30, "{text}");
-    assert!(lines.contains(&"RFP_MARGIN, int, 80, 20, 200, 8, 0.002"));
+    let rfp = format!(
+        "RFP_MARGIN, int, {}, 20, 200, 8, 0.002",
+        kiln::search::params::RFP_MARGIN()
+    );
+    assert!(lines.contains(&rfp.as_str()), "{text}");
     // OpenBench's SPSA input check: seven comma-separated fields, `int` or
     // `float`, MIN <= MAX, the value within them, R > 0 (and C > 0 for
     // floats); and an integer's C of at least 1, or it never moves.
