@@ -38,7 +38,7 @@ fn direct_lmr_1024(depth: i32, moves: usize) -> i32 {
 
 #[test]
 fn lmr_from_its_parameters_equals_the_direct_formula() {
-    use kiln::search::reduction::{base_reduction, whole_plies, PLY};
+    use kiln::search::reduction::{base_reduction, PLY};
     use kiln::tables::lmr::LMR_LN;
     assert_eq!(LMR_LN.len(), 256);
     assert_eq!(PLY, 1024);
@@ -58,11 +58,6 @@ fn lmr_from_its_parameters_equals_the_direct_formula() {
     }
     assert_eq!(base_reduction(500, 20), base_reduction(127, 20));
     assert_eq!(base_reduction(20, 10_000), base_reduction(20, 255));
-    // The reduction grows with depth and with the move number, and a
-    // first move at depth 1 keeps only the base (below a ply).
-    assert!(base_reduction(20, 30) > base_reduction(5, 30));
-    assert!(base_reduction(20, 30) > base_reduction(20, 3));
-    assert_eq!(whole_plies(base_reduction(1, 1), 10), 0);
 }
 
 #[test]

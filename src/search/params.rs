@@ -113,7 +113,7 @@ search_params! {
     /// Deepest node where history pruning applies.
     pub tunable HISTORY_PRUNING_MAX_DEPTH: i32 = 4, 1..=10, step 1;
     /// History units per ply of depth.
-    pub tunable HISTORY_PRUNING_FACTOR: i32 = 1941, 256..=8_192, step 300;
+    pub tunable HISTORY_PRUNING_FACTOR: i32 = 1_941, 256..=8_192, step 300;
 
     // Singular extensions (negamax step 16): the TT move is extended when
     // the node searched without it (at `(depth - 1) / SE_DEPTH_DIVISOR`)
@@ -154,7 +154,7 @@ search_params! {
     /// The base reduction, in plies: `LMR_BASE/1000 + ln(depth) · ln(moves) /
     /// (LMR_DIVISOR/1000)` (`reduction::base_reduction`).
     pub tunable LMR_BASE: i32 = 832, 0..=2_000, step 100;
-    pub tunable LMR_DIVISOR: i32 = 2282, 1_000..=5_000, step 150;
+    pub tunable LMR_DIVISOR: i32 = 2_282, 1_000..=5_000, step 150;
     /// 1/1024 ply less reduction per this much combined quiet-history score
     /// (butterfly + continuation): `history · 1024 / LMR_HISTORY_DIVISOR`...
     pub tunable LMR_HISTORY_DIVISOR: i32 = 5782, 1000..=16000, step 750;
@@ -187,7 +187,7 @@ search_params! {
     pub tunable HISTORY_BONUS_LINEAR_FACTOR: i32 = 34, 0..=128, step 6;
     /// At most the smallest `HISTORY_MAX`, `CONTINUATION_HISTORY_MAX` and
     /// `CAPTURE_HISTORY_MAX`, so the gravity update stays bounded.
-    pub tunable HISTORY_BONUS_MAX: i32 = 1632, 200..=4_000, step 190;
+    pub tunable HISTORY_BONUS_MAX: i32 = 1_632, 200..=4_000, step 190;
     /// History scores stay within ±HISTORY_MAX (the "gravity" update keeps them there).
     pub tunable HISTORY_MAX: i32 = 15_384, 4_096..=32_768, step 1_400;
     /// Continuation-history entries (quiet moves after the move one and two

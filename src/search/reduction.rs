@@ -50,7 +50,7 @@ mod tests {
             base_reduction(1, 40),
             (LMR_BASE() as f32 / 1000.0 * PLY as f32) as i32
         );
-        // Truncated to whole plies (the old table's numbers) at the end.
+        // Truncated to whole plies at the end: the base's whole plies.
         assert_eq!(whole_plies(base_reduction(1, 40), 10), LMR_BASE() / 1000);
     }
 
