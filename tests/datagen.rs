@@ -123,6 +123,32 @@ fn runs_append_and_a_partial_record_is_cut_off() {
     assert!(whole > HEADER_LEN as u64);
 }
 
+/// Resuming a file with the same `--seed` plays new games rather than
+/// replaying the ones already there (duplicates would teach the network
+/// those positions twice), while a run from the same file state repeats.
+#[test]
+fn resuming_with_the_same_seed_plays_new_games() {
+    let (_dir, path) = temp_file("resume");
+    datagen::run(&config(&path, 2, 5, Starts::Chess960), &mut std::io::sink()).unwrap();
+    datagen::run(&config(&path, 2, 5, Starts::Chess960), &mut std::io::sink()).unwrap();
+    let all = read_games(&path);
+    assert_eq!(all.len(), 4);
+    for resumed in &all[2..] {
+        assert!(
+            !all[..2].contains(resumed),
+            "a resumed run replayed a game it appended to"
+        );
+    }
+    // The same seed on a new file gives the first run's games again.
+    let (_dir2, again) = temp_file("resume-again");
+    datagen::run(
+        &config(&again, 2, 5, Starts::Chess960),
+        &mut std::io::sink(),
+    )
+    .unwrap();
+    assert_eq!(read_games(&again), all[..2]);
+}
+
 /// With several threads, `--games N` writes exactly N games: a thread that
 /// finishes a game after the count was reached (or after another thread's
 /// write failed) drops it rather than appending it.

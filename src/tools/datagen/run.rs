@@ -37,6 +37,7 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Counts, DataErr
         config.teacher,
         config.seed
     );
+    let existing = out.existing;
     let file = Mutex::new(out.file);
     let games = AtomicU64::new(0);
     let positions = AtomicU64::new(0);
@@ -63,8 +64,7 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Counts, DataErr
         for thread in 0..config.threads.max(1) {
             let (file, games, positions, stop, fail) = (&file, &games, &positions, &stop, &fail);
             scope.spawn(move || {
-                let mut rng =
-                    Rng::new(config.seed ^ (thread as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
+                let mut rng = Rng::new(thread_seed(config.seed, thread, existing.games));
                 let mut player =
                     Player::new(config.hash_mb, config.soft_nodes, config.teacher.eval());
                 let mut rejected_in_a_row = 0;
@@ -119,6 +119,17 @@ pub fn run(config: &Config, progress: &mut impl Write) -> Result<Counts, DataErr
         games: games.load(Ordering::Relaxed),
         positions: positions.load(Ordering::Relaxed),
     })
+}
+
+/// The seed of one thread's random numbers: the run's `--seed`, the
+/// thread's number, and how many games the file already held. The last
+/// makes a resumed run (same seed, same file) play new games instead of
+/// replaying the ones it appends to, while a run on the same file state
+/// still repeats exactly. A new file (0 games) gives the seeds runs always
+/// had.
+fn thread_seed(seed: u64, thread: usize, existing_games: u64) -> u64 {
+    seed ^ (thread as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03)
+        ^ existing_games.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 fn report_progress(
