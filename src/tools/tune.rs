@@ -7,7 +7,8 @@
 //!    evaluated once with a trace (`eval::linear`): the
 //!    evaluation as `(mg * phase + eg * eg_scale * (24 - phase)) / 24 +
 //!    offset`, `mg` and `eg` being sums of coefficient * weight.
-//!    Every `fit::VALIDATION_EVERY`-th game is held out for validation.
+//!    One game in `fit::VALIDATION_EVERY`, chosen by its content
+//!    (`fit::is_validation_game`), is held out for validation.
 //! 2. **Scale.** An evaluation's expected score is `sigmoid(eval / scale)`
 //!    (`fit::win_chance`; the report gives `K = 1 / scale` per centipawn);
 //!    the scale is fitted first (`fit::fit_scale`) to the game results with

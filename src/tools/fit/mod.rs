@@ -1,6 +1,6 @@
 //! The fitting toolkit of `tune`, `train` and `wdl-fit`: the games of the
 //! data files read in order (`games`), the validation split
-//! (`VALIDATION_EVERY`), the win chance a score gives (`win_chance`), the
+//! (`is_validation_game`), the win chance a score gives (`win_chance`), the
 //! training target that blends a game's result with that win chance
 //! (`target`), and the fit of the scale at which scores best predict the
 //! results (`fit_scale`). `adam` is the optimiser they share and `golden`
@@ -14,21 +14,37 @@ pub mod golden;
 pub use crate::search::wdl::sigmoid;
 
 use crate::data::{DataError, Game, GameReader, Sample, SampleFilter};
+use crate::rng::Rng;
 use golden::golden_section_minimum;
 use std::fmt;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
-/// One game in this many, by its index across the data files, is held out
-/// to measure a fit on positions it was not fitted to.
-pub const VALIDATION_EVERY: usize = 20;
+/// One game in this many is held out to measure a fit on positions it was
+/// not fitted to.
+pub const VALIDATION_EVERY: u64 = 20;
 
-/// Whether the game at `index` (across the data files) is held out for
-/// validation: every `VALIDATION_EVERY`-th one.
-#[inline]
-pub fn is_validation_game(index: usize) -> bool {
-    index % VALIDATION_EVERY == VALIDATION_EVERY - 1
+/// Whether `game` is held out for validation: one game in
+/// `VALIDATION_EVERY`, chosen by a hash of the game itself (its start's
+/// key, moves and result), not by its place among the files. A game so
+/// stays on its side of the split whatever files it is read with, in
+/// whatever order, as files grow: a network trained on from another never
+/// validates on games the other learned from, a game recorded twice is
+/// held out both times or neither, and so is a game whose scores another
+/// teacher rewrote.
+pub fn is_validation_game(game: &Game) -> bool {
+    game_hash(game).is_multiple_of(VALIDATION_EVERY)
+}
+
+/// A 64-bit hash of a game's moves: SplitMix64's mix over them, seeded
+/// with the start's Zobrist key and the result.
+fn game_hash(game: &Game) -> u64 {
+    let mut hash = game.start.key() ^ game.result as u64;
+    for ply in &game.plies {
+        hash = Rng::new(hash ^ u64::from(ply.mv.bits())).next_u64();
+    }
+    hash
 }
 
 /// The chance of winning that `score` centipawns give when `scale`
@@ -87,7 +103,7 @@ pub struct DataGame<'a> {
     pub file: usize,
     /// Its index in that file (from 0), which errors name.
     pub in_file: u64,
-    /// Its index across all the files, which decides the validation split.
+    /// Its index across all the files.
     pub index: usize,
     pub game: Game,
 }
@@ -96,7 +112,7 @@ impl DataGame<'_> {
     /// Whether it is held out for validation (`is_validation_game`).
     #[inline]
     pub fn held_out(&self) -> bool {
-        is_validation_game(self.index)
+        is_validation_game(&self.game)
     }
 
     /// The positions `filter` keeps (`Game::samples`); an illegal move is
@@ -201,24 +217,37 @@ impl<'a> Iterator for DataGames<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::movegen::legal_moves;
     use crate::chess::Position;
     use crate::data::format::{encode_game, write_header};
     use crate::data::{GameResult, Ply};
     use crate::rng::Rng;
 
-    /// A data file of `count` one-move games whose results count them.
-    fn file_of(dir: &Path, name: &str, count: usize) -> PathBuf {
-        let start = Position::startpos();
-        let e4 = start.parse_uci_move("e2e4", false).unwrap();
+    /// A data file of `count` games of up to 8 random legal moves, the
+    /// first move's score counting them from `first_score`; a game's
+    /// moves follow from that score, so files with the same scores hold
+    /// the same games.
+    fn file_of(dir: &Path, name: &str, count: usize, first_score: i16) -> PathBuf {
         let mut bytes = Vec::new();
         write_header(&mut bytes).unwrap();
         for i in 0..count {
+            let score = first_score + i as i16;
+            let start = Position::startpos();
+            let mut rng = Rng::new(score as u64);
+            let mut pos = start;
+            let mut plies = Vec::new();
+            while plies.len() < 8 {
+                let moves: Vec<_> = legal_moves(&pos).iter().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                plies.push(Ply { mv, score });
+                pos.make_move(mv);
+            }
             let game = Game {
                 start,
-                plies: vec![Ply {
-                    mv: e4,
-                    score: i as i16,
-                }],
+                plies,
                 result: GameResult::Draw,
             };
             bytes.extend(encode_game(&game));
@@ -232,9 +261,9 @@ mod tests {
     fn games_come_file_after_file_with_their_places() {
         let scratch = tempfile::tempdir().unwrap();
         let paths = [
-            file_of(scratch.path(), "a.kgame", 3),
-            file_of(scratch.path(), "empty.kgame", 0),
-            file_of(scratch.path(), "b.kgame", 2),
+            file_of(scratch.path(), "a.kgame", 3, 0),
+            file_of(scratch.path(), "empty.kgame", 0, 0),
+            file_of(scratch.path(), "b.kgame", 2, 0),
         ];
         let places: Vec<(usize, u64, usize, i16)> = games(&paths)
             .map(|g| g.unwrap())
@@ -262,10 +291,41 @@ mod tests {
             .starts_with(&missing.display().to_string()));
     }
 
+    /// The scores of the held-out games of `paths`, read in that order.
+    fn held_out_scores(paths: &[PathBuf]) -> Vec<i16> {
+        let mut scores: Vec<i16> = games(paths)
+            .map(|g| g.unwrap())
+            .filter(|g| g.held_out())
+            .map(|g| g.game.plies[0].score)
+            .collect();
+        scores.sort_unstable();
+        scores
+    }
+
     #[test]
-    fn every_twentieth_game_is_held_out() {
-        let held: Vec<usize> = (0..100).filter(|&i| is_validation_game(i)).collect();
-        assert_eq!(held, [19, 39, 59, 79, 99]);
+    fn about_one_game_in_twenty_is_held_out() {
+        let scratch = tempfile::tempdir().unwrap();
+        let path = file_of(scratch.path(), "many.kgame", 4000, -2000);
+        let held = held_out_scores(&[path]).len();
+        // 200 expected; the bounds are about five standard deviations.
+        assert!((130..=270).contains(&held), "{held} of 4000");
+    }
+
+    /// The split follows the games, not their places: the same files read
+    /// in the other order, or one of them grown, hold out the same games.
+    #[test]
+    fn the_split_does_not_depend_on_the_files_or_their_order() {
+        let scratch = tempfile::tempdir().unwrap();
+        let a = file_of(scratch.path(), "a.kgame", 70, 0);
+        let b = file_of(scratch.path(), "b.kgame", 130, 1000);
+        let ab = held_out_scores(&[a.clone(), b.clone()]);
+        assert!(!ab.is_empty());
+        assert_eq!(held_out_scores(&[b.clone(), a.clone()]), ab);
+        // a with 7 more games: a's and b's own games keep their side.
+        let grown = file_of(scratch.path(), "a-grown.kgame", 77, 0);
+        let mut with_grown = held_out_scores(&[grown, b]);
+        with_grown.retain(|&s| !(70..77).contains(&s));
+        assert_eq!(with_grown, ab);
     }
 
     #[test]

@@ -87,7 +87,7 @@ struct ReadSamples {
 
 /// Reads the positions `SampleFilter::default()` keeps from each data
 /// file, holding out the validation games (`fit::is_validation_game`,
-/// counted across the files) and adding mirrored copies right after the
+/// chosen by their content) and adding mirrored copies right after the
 /// training originals.
 fn read_samples(config: &Config) -> Result<ReadSamples, TrainError> {
     let mut read = ReadSamples {
