@@ -103,8 +103,6 @@ pub struct DataGame<'a> {
     pub file: usize,
     /// Its index in that file (from 0), which errors name.
     pub in_file: u64,
-    /// Its index across all the files.
-    pub index: usize,
     pub game: Game,
 }
 
@@ -135,7 +133,6 @@ pub fn games(paths: &[PathBuf]) -> DataGames<'_> {
         next_file: 0,
         reader: None,
         in_file: 0,
-        index: 0,
         failed: false,
     }
 }
@@ -147,7 +144,6 @@ pub struct DataGames<'a> {
     /// The file being read: its path, its place in the list and its reader.
     reader: Option<(&'a Path, usize, GameReader<BufReader<File>>)>,
     in_file: u64,
-    index: usize,
     failed: bool,
 }
 
@@ -201,11 +197,9 @@ impl<'a> Iterator for DataGames<'a> {
                         path,
                         file,
                         in_file: self.in_file,
-                        index: self.index,
                         game,
                     };
                     self.in_file += 1;
-                    self.index += 1;
                     return Some(Ok(game));
                 }
             }
@@ -265,19 +259,13 @@ mod tests {
             file_of(scratch.path(), "empty.kgame", 0, 0),
             file_of(scratch.path(), "b.kgame", 2, 0),
         ];
-        let places: Vec<(usize, u64, usize, i16)> = games(&paths)
+        let places: Vec<(usize, u64, i16)> = games(&paths)
             .map(|g| g.unwrap())
-            .map(|g| (g.file, g.in_file, g.index, g.game.plies[0].score))
+            .map(|g| (g.file, g.in_file, g.game.plies[0].score))
             .collect();
         assert_eq!(
             places,
-            [
-                (0, 0, 0, 0),
-                (0, 1, 1, 1),
-                (0, 2, 2, 2),
-                (2, 0, 3, 0),
-                (2, 1, 4, 1)
-            ]
+            [(0, 0, 0), (0, 1, 1), (0, 2, 2), (2, 0, 0), (2, 1, 1)]
         );
         // A missing file ends the games with an error that names it.
         let missing = scratch.path().join("missing.kgame");

@@ -4,7 +4,8 @@
 //! Samples are the positions `SampleFilter::default()` keeps (no check, no
 //! capture or promotion as the played move, no mate or tablebase score,
 //! from ply 8), one game in `fit::VALIDATION_EVERY` (by its content,
-//! `fit::is_validation_game`) held out for validation. The target, from the side to move's view, is `fit::target`:
+//! `fit::is_validation_game`) held out for validation. The target, from
+//! the side to move's view, is `fit::target`:
 //! `result_weight × result + (1 − result_weight) × sigmoid(score /
 //! eval_scale)`; the loss is the mean squared error of `sigmoid(output)`
 //! against it. The eval scale is fitted to the training data
