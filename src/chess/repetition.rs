@@ -1,7 +1,9 @@
 //! The draw rules that depend on the game's history, in one place: a
 //! position repeated, and the fifty-move rule. The search (draws in the
-//! tree, and a repetition the side to move can force next move), the
-//! tablebase root ranking and self-play all ask here.
+//! tree), the tablebase root ranking and self-play all ask here. The test
+//! for a repetition the side to move can force next move
+//! (`has_upcoming_repetition`) is here too, but the search does not use
+//! it: its SPRTs did not pass (docs/results.md).
 //!
 //! Histories are Zobrist keys, oldest first, ending with the current
 //! position. A key includes the side to move, so only every second earlier
