@@ -7,6 +7,7 @@ mod common;
 
 use common::{assert_legal, engine_path, errors, Engine};
 use kiln::chess::Position;
+use kiln::search::skill::SKILL_MIN_DEPTH;
 use kiln::search::time::{DEFAULT_MOVE_OVERHEAD_MS, NO_CLOCK_MOVETIME_MS};
 use std::io::Write;
 use std::process::Command;
@@ -890,6 +891,12 @@ fn genfens_books_that_cannot_be_used_are_errors() {
     }
 }
 
+/// The depth of the last `info depth` line of a search.
+fn searched_depth(lines: &[String]) -> i32 {
+    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+    last.split_whitespace().nth(2).unwrap().parse().unwrap()
+}
+
 /// The nodes of the last `info depth` line of a search.
 fn searched_nodes(lines: &[String]) -> u64 {
     let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
@@ -1026,8 +1033,10 @@ fn strength_limits_are_listed_checked_and_applied() {
     let (_, lines) = e.bestmove(30);
     assert!(searched_nodes(&lines) > 10_000, "{lines:?}");
 
-    // The lowest rating: a small search on a long clock, four lines, a
-    // legal move, and a mate in one still played.
+    // The lowest rating: a small search on a long clock (the budget, far
+    // below what the first iteration it trusts needs, is spent once that
+    // iteration is complete: no deeper one starts), four lines, a legal
+    // move, and a mate in one still played.
     for good in [
         "setoption name UCI_LimitStrength value true",
         "setoption name UCI_Elo value 1000",
@@ -1040,7 +1049,8 @@ fn strength_limits_are_listed_checked_and_applied() {
     e.send("go wtime 60000 btime 60000");
     let (best, lines) = e.bestmove(30);
     assert_legal(Position::STARTPOS_FEN, &["e2e4"], &best);
-    assert!(searched_nodes(&lines) < 5_000, "{lines:?}");
+    assert_eq!(searched_depth(&lines), SKILL_MIN_DEPTH, "{lines:?}");
+    assert!(searched_nodes(&lines) < 20_000, "{lines:?}");
     assert!(lines.iter().any(|l| l.contains(" multipv 4 ")), "{lines:?}");
     e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
     e.send("go wtime 60000 btime 60000");
