@@ -891,18 +891,24 @@ fn genfens_books_that_cannot_be_used_are_errors() {
     }
 }
 
+/// The value after `key` in the last `info depth` line of a search.
+fn last_info<T: std::str::FromStr>(lines: &[String], key: &str) -> T {
+    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+    let mut words = last.split_whitespace().skip_while(|&w| w != key);
+    let value = words.nth(1).unwrap_or_else(|| panic!("no {key} in {last}"));
+    value
+        .parse()
+        .unwrap_or_else(|_| panic!("bad {key} in {last}"))
+}
+
 /// The depth of the last `info depth` line of a search.
 fn searched_depth(lines: &[String]) -> i32 {
-    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
-    last.split_whitespace().nth(2).unwrap().parse().unwrap()
+    last_info(lines, "depth")
 }
 
 /// The nodes of the last `info depth` line of a search.
 fn searched_nodes(lines: &[String]) -> u64 {
-    let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
-    let words: Vec<&str> = last.split_whitespace().collect();
-    let at = words.iter().position(|&w| w == "nodes").unwrap();
-    words[at + 1].parse().unwrap()
+    last_info(lines, "nodes")
 }
 
 #[cfg(feature = "tune")]
