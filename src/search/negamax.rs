@@ -215,6 +215,9 @@ impl Searcher<'_> {
             if mv == excluded {
                 continue;
             }
+            // The child's table entry starts loading now, while the
+            // pruning steps below decide whether to play the move.
+            self.tt.prefetch(pos.key_after(mv));
             let is_quiet = !pos.is_noisy(mv);
             let quiet_history = if is_quiet {
                 self.history.quiet_score(pos, mv, &conts)

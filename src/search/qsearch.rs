@@ -59,6 +59,8 @@ impl Searcher<'_> {
         let mut best_move = Move::NULL;
         let mut moves = 0;
         while let Some((mv, order)) = picker.next_move(self.history) {
+            // The child's table entry starts loading while SEE decides.
+            self.tt.prefetch(pos.key_after(mv));
             // Step 4. SEE pruning: losing captures cannot raise a quiet position's score.
             if !in_check && order < GOOD_NOISY_SCORE && !see_ge(pos, mv, 0) {
                 continue;
