@@ -2,10 +2,11 @@
 //! `kiln convert` both write this way): a new file gets the header, an
 //! existing one is checked and counted, and a trailing partial record left
 //! by a run that was killed mid-write is cut off, so the next run resumes
-//! where the last one stopped.
+//! where the last one stopped. The file stays locked against a second
+//! writer while it is open.
 
 use super::format::{write_header, DataError, GameReader, HEADER_LEN};
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{BufReader, Seek, SeekFrom};
 use std::path::Path;
 
@@ -16,7 +17,8 @@ pub struct Counts {
     pub positions: u64,
 }
 
-/// A data file opened by [`open_for_append`], positioned at its end.
+/// A data file opened by [`open_for_append`], positioned at its end and
+/// locked (an advisory lock, released when `file` is dropped).
 #[derive(Debug)]
 pub struct AppendFile {
     /// The file, ready for whole records to be appended.
@@ -45,7 +47,10 @@ impl AppendFile {
 }
 
 /// Opens `path` for appending: writes the header to a new file, checks it
-/// on an existing one and cuts off a trailing partial record.
+/// on an existing one and cuts off a trailing partial record. A file that
+/// another run holds open for appending is refused (`DataError::Busy`)
+/// before anything is read or cut: each writer appends at the end it saw,
+/// so two would write over each other's records.
 pub fn open_for_append(path: &Path) -> Result<AppendFile, DataError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
@@ -56,6 +61,10 @@ pub fn open_for_append(path: &Path) -> Result<AppendFile, DataError> {
         .create(true)
         .truncate(false)
         .open(path)?;
+    file.try_lock().map_err(|e| match e {
+        TryLockError::WouldBlock => DataError::Busy,
+        TryLockError::Error(e) => DataError::Io(e),
+    })?;
     let length = file.metadata()?.len();
     let mut existing = Counts::default();
     let mut cut_bytes = 0;
@@ -114,5 +123,25 @@ mod tests {
         assert!(again
             .describe(&path)
             .ends_with("(1 games, 2 positions already; cut 7 bytes of a partial last record)"));
+    }
+
+    #[test]
+    fn a_second_writer_is_refused_until_the_first_is_done() {
+        let scratch = tempfile::tempdir().unwrap();
+        let path = scratch.path().join("games.kgame");
+        let first = open_for_append(&path).unwrap();
+        let game = game_from(Position::STARTPOS_FEN, &["e2e4"], false);
+        let mut file = first.file;
+        file.write_all(&encode_game(&game)).unwrap();
+        file.write_all(&[1, 2, 3]).unwrap(); // a record being written
+        let refused = open_for_append(&path).unwrap_err();
+        assert!(matches!(refused, DataError::Busy), "{refused:?}");
+        assert!(refused.to_string().contains("another run is writing"));
+        // Refused before cutting: the first writer's partial record stands.
+        let length = (HEADER_LEN + encode_game(&game).len() + 3) as u64;
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), length);
+        drop(file);
+        let again = open_for_append(&path).unwrap();
+        assert_eq!((again.existing.games, again.cut_bytes), (1, 3));
     }
 }

@@ -114,6 +114,9 @@ pub enum DataError {
         game: u64,
         byte: u8,
     },
+    /// Another run (of datagen or convert) is appending to the file: two
+    /// writers would overwrite each other's records.
+    Busy,
     /// Datagen drew `tries` start positions in a row and none could be
     /// played: each was decided already or had no legal move.
     NoUsableStart {
@@ -142,6 +145,10 @@ impl fmt::Display for DataError {
             DataError::BadResult { game, byte } => {
                 write!(f, "game {}: result byte {byte}", game + 1)
             }
+            DataError::Busy => write!(
+                f,
+                "another run is writing to this file (stop it first, or write to another file)"
+            ),
             DataError::NoUsableStart { tries } => write!(
                 f,
                 "no usable start position in {tries} tries in a row: each scored \
