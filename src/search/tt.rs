@@ -141,13 +141,7 @@ impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one cluster).
     pub fn new(mb: usize) -> TranspositionTable {
         let count = Self::cluster_count(mb);
-        let mut clusters = Vec::with_capacity(count);
-        advise_huge_pages(&clusters);
-        clusters.resize_with(count, Cluster::default);
-        TranspositionTable {
-            clusters,
-            age: AtomicU64::new(0),
-        }
+        Self::filled(Vec::with_capacity(count), count)
     }
 
     /// As `new`, but the allocator's refusal is an error rather than an
@@ -157,12 +151,18 @@ impl TranspositionTable {
         let count = Self::cluster_count(mb);
         let mut clusters = Vec::new();
         clusters.try_reserve_exact(count)?;
+        Ok(Self::filled(clusters, count))
+    }
+
+    /// A table of `count` empty clusters written into `clusters`' reserved
+    /// (untouched) memory, after asking for huge pages under it.
+    fn filled(mut clusters: Vec<Cluster>, count: usize) -> TranspositionTable {
         advise_huge_pages(&clusters);
         clusters.resize_with(count, Cluster::default);
-        Ok(TranspositionTable {
+        TranspositionTable {
             clusters,
             age: AtomicU64::new(0),
-        })
+        }
     }
 
     fn cluster_count(mb: usize) -> usize {
