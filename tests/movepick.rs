@@ -8,12 +8,16 @@
 //! equal victims), the killers and the counter-move, quiet moves by
 //! butterfly plus continuation history, losing captures last; and quiet
 //! moves that flee a cheaper attacker before those that walk into one.
+//! In noisy mode exactly the losing captures and quiet under-promotions come
+//! below `PUT_ASIDE_SCORE`, whatever the capture history (quiescence relies
+//! on it).
 
 use kiln::chess::movegen::generate;
 use kiln::chess::{legal_moves, Move, MoveKind, MoveList, Piece, Position, Square, Threats};
 use kiln::rng::Rng;
 use kiln::search::history::{Continuations, History};
-use kiln::search::movepick::MovePicker;
+use kiln::search::movepick::{MovePicker, GOOD_NOISY_SCORE, PUT_ASIDE_SCORE};
+use kiln::search::see::see_ge;
 use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
 
@@ -146,6 +150,53 @@ fn the_picker_returns_every_legal_move_once() {
             assert!(set.iter().all(|m| legal.contains(*m)), "{}", what());
         }
     }
+}
+
+/// Quiescence prunes a noisy move handed out below `PUT_ASIDE_SCORE`
+/// without asking SEE again unless it is a promotion. So in noisy mode,
+/// whatever the capture history says (here random, both signs, up to its
+/// bound), the moves below that score must be exactly the captures SEE
+/// finds losing and the quiet under-promotions.
+#[test]
+fn only_losing_captures_and_under_promotions_come_below_put_aside_score() {
+    let mut rng = Rng::new(0x0BAD_CA97);
+    let (mut losing, mut under, mut below_good) = (0, 0, 0);
+    for pos in &positions(2) {
+        let mut history = History::default();
+        for mv in legal_moves(pos).iter().filter(|&m| pos.is_capture(m)) {
+            for _ in 0..8 {
+                history.update_capture(pos, mv, rng.below(2 * 40_000) as i32 - 40_000);
+            }
+        }
+        let mut picker = MovePicker::new(
+            pos,
+            Move::NULL,
+            [Move::NULL; 2],
+            Move::NULL,
+            Continuations::NONE,
+            true,
+        );
+        while let Some((mv, order)) = picker.next_move(&history) {
+            let what = format!("{mv:?} ordered {order} in {}", pos.to_fen());
+            let quiet_under = mv.is_promotion()
+                && !pos.is_capture(mv)
+                && mv.promotion() != Some(kiln::chess::Kind::Queen);
+            let put_aside = quiet_under || !see_ge(pos, mv, 0);
+            assert_eq!(order < PUT_ASIDE_SCORE, put_aside, "{what}");
+            losing += (put_aside && !quiet_under) as usize;
+            under += quiet_under as usize;
+            below_good += (!put_aside && order < GOOD_NOISY_SCORE) as usize;
+        }
+    }
+    assert!(
+        losing > 100 && under > 10,
+        "{losing} losing captures, {under} under-promotions"
+    );
+    // The case that tells the two thresholds apart does occur.
+    assert!(
+        below_good > 10,
+        "{below_good} good captures below GOOD_NOISY_SCORE"
+    );
 }
 
 /// A position with every stage of the picker: two captures of the same

@@ -36,6 +36,12 @@ const UNDER_PROMOTION: i32 = BAD_CAPTURE - 1;
 /// TT move).
 pub const GOOD_NOISY_SCORE: i32 = GOOD_CAPTURE;
 
+/// In noisy mode, a move handed out below this score is one the picker put
+/// aside: a capture SEE already found losing, or a quiet under-promotion.
+/// (Not `GOOD_NOISY_SCORE`: a good capture of a pawn with a bad capture
+/// history scores a little below that, but far above zero.)
+pub const PUT_ASIDE_SCORE: i32 = 0;
+
 /// Most valuable victim (and promotion) first, then what capture history
 /// says of the move.
 #[inline]

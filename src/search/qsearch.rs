@@ -3,10 +3,9 @@
 //! middle of an exchange.
 
 use super::history::Continuations;
-use super::movepick::{MovePicker, GOOD_NOISY_SCORE};
+use super::movepick::{MovePicker, PUT_ASIDE_SCORE};
 use super::score::{mated_in, score_from_tt, score_to_tt};
 use super::searcher::Searcher;
-use super::see::see_ge;
 use super::tt::Bound;
 use crate::chess::{Move, Position};
 
@@ -62,7 +61,11 @@ impl Searcher<'_> {
             // The child's table entry starts loading while SEE decides.
             self.tt.prefetch(pos.key_after(mv));
             // Step 4. SEE pruning: losing captures cannot raise a quiet position's score.
-            if !in_check && order < GOOD_NOISY_SCORE && !see_ge(pos, mv, 0) {
+            // The picker hands them out below PUT_ASIDE_SCORE, having found
+            // them losing already; the only other moves down there are quiet
+            // under-promotions, which SEE passes (it passes every promotion),
+            // so they are searched without asking SEE again.
+            if !in_check && order < PUT_ASIDE_SCORE && !mv.is_promotion() {
                 continue;
             }
             moves += 1;
