@@ -7,6 +7,7 @@ mod common;
 
 use common::{engine_path, errors, scratch_dir, Engine};
 use kiln::nnue::file;
+use std::path::PathBuf;
 use std::process::Command;
 
 const EMBEDDED: &[u8] = kiln::nnue::NETWORK_BYTES;
@@ -169,15 +170,16 @@ fn network_evals(e: &mut Engine, fens: &[&str]) -> Vec<i32> {
 }
 
 /// A network with king buckets loads through `EvalFile` and plays. One
-/// whose four buckets are copies of the embedded network's single layer,
-/// without mirroring, evaluates every position exactly as the embedded
+/// whose four buckets are copies of a network with a single layer (kiln-7,
+/// committed), without mirroring, evaluates every position exactly as that
 /// network does, whichever bucket each king stands in; mirrored, it sees a
 /// king on files e-h's side of the board flipped, as the same network
 /// evaluating the mirrored position would.
 #[test]
 fn eval_file_loads_a_network_with_king_buckets() {
     let dir = scratch_dir("nnue-kingbuckets");
-    let plain = file::read(EMBEDDED).unwrap();
+    let single = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("networks/kiln-7.nnue");
+    let plain = file::read(&std::fs::read(&single).unwrap()).unwrap();
     assert_eq!(plain.king, file::KingBuckets::NONE);
     let copies = |mirrored: bool| {
         let mut king = file::KingBuckets::standard(4).unwrap();
@@ -198,28 +200,28 @@ fn eval_file_loads_a_network_with_king_buckets() {
         "8/8/5K2/8/2pk4/8/8/8 b - - 0 60",
     ];
     let mut e = Engine::start();
-    let embedded = network_evals(&mut e, &fens);
-    e.send(&format!(
-        "setoption name EvalFile value {}",
-        copies(false).display()
-    ));
-    let lines = e.sync();
-    assert!(errors(&lines).is_empty(), "{lines:?}");
-    assert_eq!(network_evals(&mut e, &fens), embedded);
-    // The same search, move for move, as with the embedded network.
+    let load = |e: &mut Engine, path: &std::path::Path| {
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let lines = e.sync();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+    };
+    load(&mut e, &single);
+    let one_layer = network_evals(&mut e, &fens);
+    load(&mut e, &copies(false));
+    assert_eq!(network_evals(&mut e, &fens), one_layer);
+    // The same search, move for move, as with the single-layer network.
     e.send("position fen 8/5p2/2k2P2/8/8/2K5/8/8 w - - 0 50");
     e.send("go nodes 20000");
     let (with_copies, _) = e.bestmove(20);
-    e.send("setoption name EvalFile value <empty>");
-    e.sync();
+    load(&mut e, &single);
     e.send("ucinewgame");
     e.send("position fen 8/5p2/2k2P2/8/8/2K5/8/8 w - - 0 50");
     e.send("go nodes 20000");
-    let (embedded_best, _) = e.bestmove(20);
-    assert_eq!(with_copies, embedded_best);
+    let (one_layer_best, _) = e.bestmove(20);
+    assert_eq!(with_copies, one_layer_best);
 
     // Mirrored: with both kings on files e-h, both sides see the board
-    // mirrored, which is what the embedded network sees of the mirrored
+    // mirrored, which is what the single-layer network sees of the mirrored
     // position; with both on files a-d, nothing is flipped.
     let pairs = [
         (
@@ -236,12 +238,7 @@ fn eval_file_loads_a_network_with_king_buckets() {
         ),
     ];
     let expected = network_evals(&mut e, &pairs.map(|(_, seen)| seen));
-    e.send(&format!(
-        "setoption name EvalFile value {}",
-        copies(true).display()
-    ));
-    let lines = e.sync();
-    assert!(errors(&lines).is_empty(), "{lines:?}");
+    load(&mut e, &copies(true));
     assert_eq!(network_evals(&mut e, &pairs.map(|(fen, _)| fen)), expected);
     e.send("position fen 8/5p2/2k2P2/8/8/2K5/8/8 w - - 0 50");
     e.send("go nodes 20000");

@@ -1073,13 +1073,16 @@ fn strength_limits_are_listed_checked_and_applied() {
     let (best, _) = e.bestmove(2);
     assert_legal(Position::STARTPOS_FEN, &[], &best);
 
-    // UCI_Elo at the top is full strength again, whatever the level.
+    // UCI_Elo at the top is full strength again, whatever the level: the
+    // search goes on past the depth where level 0 stops (below). (Not a
+    // node count: with the table warm from the searches above, the last
+    // iteration completed within the budget can end well short of it.)
     e.send("setoption name UCI_Elo value 2800");
     e.send("setoption name Skill Level value 0");
     e.send("position startpos");
     e.send("go nodes 20000");
     let (_, lines) = e.bestmove(30);
-    assert!(searched_nodes(&lines) > 10_000, "{lines:?}");
+    assert!(searched_depth(&lines) >= SKILL_MIN_DEPTH + 2, "{lines:?}");
 
     // Without UCI_LimitStrength, Skill Level decides: level 0 is weak. Its
     // 1,000-node budget counts once the depth-6 iteration is complete, so

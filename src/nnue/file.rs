@@ -630,6 +630,15 @@ pub fn write_version_1(net: &Weights) -> Vec<u8> {
 
 #[cfg(test)]
 impl Weights {
+    /// The same network with its first king bucket's input weights only
+    /// (a layout without king buckets).
+    pub fn first_king_bucket_only(&self) -> Weights {
+        let mut single = self.clone();
+        single.king = KingBuckets::NONE;
+        single.w1.truncate(INPUTS * self.hidden);
+        single
+    }
+
     /// The same network with its first output bucket only.
     pub fn first_bucket_only(&self) -> Weights {
         let mut single = self.clone();

@@ -592,16 +592,25 @@ mod tests {
 
     /// `Network::decode` (the embedded network's, at compile time) reads
     /// every file version as `Network::from_bytes` does, and the build
-    /// script's image of the input weights is the file's.
+    /// script's image of the input weights is the file's. Versions 1 and 2
+    /// have no king buckets: they hold the embedded network's first king
+    /// bucket, whose image is its own input weights.
     #[test]
     fn the_compile_time_decoder_reads_both_versions() {
         let check = || {
             let weights = file::read(NETWORK_BYTES).unwrap();
-            let current = file::write(&weights);
-            let v2 = file::write_version_2(&weights);
-            let old = file::write_version_1(&weights.first_bucket_only());
-            for bytes in [current, v2, old] {
-                let decoded = Box::new(Network::decode(&bytes, embedded_w1()));
+            let single = weights.first_king_bucket_only();
+            let single_w1 = Network::from_weights(&single).unwrap().w1;
+            for (bytes, w1) in [
+                (file::write(&weights), embedded_w1()),
+                (file::write(&single), single_w1),
+                (file::write_version_2(&single), single_w1),
+                (
+                    file::write_version_1(&single.first_bucket_only()),
+                    single_w1,
+                ),
+            ] {
+                let decoded = Box::new(Network::decode(&bytes, w1));
                 let read = Network::from_bytes(&bytes).unwrap();
                 assert!(decoded.w1 == read.w1 && decoded.b1 == read.b1);
                 assert!(decoded.w2 == read.w2 && decoded.b2 == read.b2);

@@ -567,6 +567,8 @@ mod tests {
             batch: 256,
             lr: 0.01,
             threads: 2,
+            // A network without king buckets, whatever the embedded one has.
+            king: crate::nnue::KingBuckets::NONE,
             ..Config::default()
         };
         let trained = run(&config, &mut std::io::sink()).unwrap();
