@@ -58,8 +58,6 @@ impl Searcher<'_> {
         let mut best_move = Move::NULL;
         let mut moves = 0;
         while let Some((mv, order)) = picker.next_move(self.history) {
-            // The child's table entry starts loading while SEE decides.
-            self.tt.prefetch(pos.key_after(mv));
             // Step 4. SEE pruning: losing captures cannot raise a quiet position's score.
             // The picker hands them out below PUT_ASIDE_SCORE, having found
             // them losing already; the only other moves down there are quiet
@@ -68,6 +66,8 @@ impl Searcher<'_> {
             if !in_check && order < PUT_ASIDE_SCORE && !mv.is_promotion() {
                 continue;
             }
+            // The child's table entry starts loading while the move is made.
+            self.tt.prefetch(pos.key_after(mv));
             moves += 1;
             let next = self.play(pos, mv, ply);
             self.keys.push(next.key());
