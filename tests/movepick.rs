@@ -17,6 +17,7 @@ use kiln::chess::{legal_moves, Move, MoveKind, MoveList, Piece, Position, Square
 use kiln::rng::Rng;
 use kiln::search::history::{Continuations, History};
 use kiln::search::movepick::{MovePicker, GOOD_NOISY_SCORE, PUT_ASIDE_SCORE};
+use kiln::search::params::HISTORY_BONUS_MAX;
 use kiln::search::see::see_ge;
 use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
@@ -154,9 +155,10 @@ fn the_picker_returns_every_legal_move_once() {
 
 /// Quiescence prunes a noisy move handed out below `PUT_ASIDE_SCORE`
 /// without asking SEE again unless it is a promotion. So in noisy mode,
-/// whatever the capture history says (here random, both signs, up to its
-/// bound), the moves below that score must be exactly the captures SEE
-/// finds losing and the quiet under-promotions.
+/// whatever the capture history says (here each capture pushed by the
+/// search's largest bonus a dozen times up, down, or not at all), the moves
+/// below that score must be exactly the captures SEE finds losing and the
+/// quiet under-promotions.
 #[test]
 fn only_losing_captures_and_under_promotions_come_below_put_aside_score() {
     let mut rng = Rng::new(0x0BAD_CA97);
@@ -164,8 +166,9 @@ fn only_losing_captures_and_under_promotions_come_below_put_aside_score() {
     for pos in &positions(2) {
         let mut history = History::default();
         for mv in legal_moves(pos).iter().filter(|&m| pos.is_capture(m)) {
-            for _ in 0..8 {
-                history.update_capture(pos, mv, rng.below(2 * 40_000) as i32 - 40_000);
+            let bonus = (rng.below(3) as i32 - 1) * HISTORY_BONUS_MAX();
+            for _ in 0..12 {
+                history.update_capture(pos, mv, bonus);
             }
         }
         let mut picker = MovePicker::new(

@@ -615,8 +615,8 @@ mod tests {
                 assert!(decoded.w1 == read.w1 && decoded.b1 == read.b1);
                 assert!(decoded.w2 == read.w2 && decoded.b2 == read.b2);
                 assert_eq!(
-                    (decoded.buckets, decoded.eval_scale),
-                    (read.buckets, read.eval_scale)
+                    (decoded.buckets, decoded.king, decoded.eval_scale),
+                    (read.buckets, read.king, read.eval_scale)
                 );
             }
         };
