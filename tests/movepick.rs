@@ -13,7 +13,7 @@
 //! on it).
 
 use kiln::chess::movegen::generate;
-use kiln::chess::{legal_moves, Move, MoveKind, MoveList, Piece, Position, Square, Threats};
+use kiln::chess::{legal_moves, Kind, Move, MoveKind, MoveList, Piece, Position, Square, Threats};
 use kiln::rng::Rng;
 use kiln::search::history::{Continuations, History};
 use kiln::search::movepick::{MovePicker, GOOD_NOISY_SCORE, PUT_ASIDE_SCORE};
@@ -181,9 +181,8 @@ fn only_losing_captures_and_under_promotions_come_below_put_aside_score() {
         );
         while let Some((mv, order)) = picker.next_move(&history) {
             let what = format!("{mv:?} ordered {order} in {}", pos.to_fen());
-            let quiet_under = mv.is_promotion()
-                && !pos.is_capture(mv)
-                && mv.promotion() != Some(kiln::chess::Kind::Queen);
+            let quiet_under =
+                mv.is_promotion() && !pos.is_capture(mv) && mv.promotion() != Some(Kind::Queen);
             let put_aside = quiet_under || !see_ge(pos, mv, 0);
             assert_eq!(order < PUT_ASIDE_SCORE, put_aside, "{what}");
             losing += (put_aside && !quiet_under) as usize;

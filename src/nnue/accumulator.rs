@@ -562,9 +562,7 @@ mod tests {
         assert_eq!(views.len(), view_count, "views seen: {views:?}");
         // The buckets differ: the same weights without king buckets
         // evaluate otherwise.
-        let mut single = reference.clone();
-        single.king = file::KingBuckets::NONE;
-        single.w1.truncate(file::INPUTS * HIDDEN);
+        let single = reference.first_king_bucket_only();
         let differ = perft_suite()
             .iter()
             .filter(|pos| reference.evaluate(pos) != single.evaluate(pos))
