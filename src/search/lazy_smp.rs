@@ -122,13 +122,16 @@ pub(super) fn search_main(
     main.tb_probe = root_tables.tree;
     main.root_tb_score = root_tables.score;
     // Whatever happens to the main thread, the helpers stop before it returns.
-    // The first move of the last best line reported, so the answer can be
-    // reported too when it is another (see `decide`).
-    let last_reported = Cell::new(None);
+    // What the GUI saw last, so the answer can be reported again when it
+    // differs from it (see `decide`).
+    let last_reported = Cell::new(LastReport::default());
     let report_tracked = |info: &SearchInfo| {
+        let mut last = last_reported.get();
         if info.multipv == 1 {
-            last_reported.set(info.pv.first().copied());
+            last.best = info.pv.first().copied();
         }
+        last.nodes = info.nodes;
+        last_reported.set(last);
         report(info);
     };
     let searched = catch_unwind(AssertUnwindSafe(|| {
@@ -153,20 +156,31 @@ pub(super) fn search_main(
     result
 }
 
+/// The last `info` line the GUI got, as far as `decide` cares.
+#[derive(Clone, Copy, Debug, Default)]
+struct LastReport {
+    /// The first move of the last best line (multipv 1) reported.
+    best: Option<Move>,
+    /// The node count of the last line reported, any multipv.
+    nodes: u64,
+}
+
 /// The answer once every thread has stopped: a limited strength plays the
 /// line it chooses among the main thread's (see `skill`), MultiPV plays the
 /// main thread's first line, and otherwise the threads vote
-/// (`best_thread`). When the answer is not the first move of the last
-/// line reported (`last_reported`): a helper's line won, a move beat the
-/// old best in an iteration the stop cut short, or a limited strength chose
-/// another line, that line is reported, so the GUI's last `info` line
-/// shows the move it gets (fastchess warns otherwise). `nodes` is the main
-/// thread's count (the caller adds the helpers').
+/// (`best_thread`). The answer's line is reported once more when the GUI's
+/// last `info` line (`last_reported`) does not show it as it ends: a
+/// helper's line won, a move beat the old best in an iteration the stop cut
+/// short, or a limited strength chose another line (fastchess warns when
+/// the last line's move is not the one played); or the stop came in the
+/// middle of an iteration, so the last line under-counts the nodes and
+/// time the search took. `nodes` is the main thread's count (the caller
+/// adds the helpers').
 fn decide(
     req: &SearchRequest,
     main: &Searcher,
     helper_outcomes: Vec<ThreadOutcome>,
-    last_reported: Option<Move>,
+    last_reported: LastReport,
     report: &dyn Fn(&SearchInfo),
 ) -> SearchResult {
     let main_outcome = match &req.skill {
@@ -186,7 +200,10 @@ fn decide(
     let best = &outcomes[chosen];
     let pv = legal_prefix(&req.root, &best.pv);
     let searched = best.score > -INFINITY && !pv.is_empty();
-    if searched && (chosen != 0 || last_reported != Some(best.mv)) {
+    let stale = chosen != 0
+        || last_reported.best != Some(best.mv)
+        || last_reported.nodes < main.total_nodes();
+    if searched && stale {
         // The main thread's own first line keeps its bound (a move that
         // failed high when the stop came is a lower bound).
         let bound = if chosen == 0 && req.skill.is_none() {

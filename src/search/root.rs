@@ -272,7 +272,7 @@ impl Searcher<'_> {
     }
 
     /// All threads' nodes as far as this thread knows.
-    fn total_nodes(&self) -> u64 {
+    pub(super) fn total_nodes(&self) -> u64 {
         self.signals.nodes.load(Ordering::Relaxed).max(self.nodes)
     }
 
