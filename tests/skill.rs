@@ -67,17 +67,17 @@ fn limited(fen: &str, elo: i64, seed: u64) -> SearchResult {
 
 /// The lines a limited search chose among: those its last completed
 /// iteration reported (exact scores; an aspiration window's interim
-/// reports are bounds), best first, with that iteration's depth. When the
-/// chosen line is not line 1, the search reports it once more at the end
-/// (so a GUI's last line shows the move played): that repeat is not one
-/// of them.
+/// reports are bounds), best first, with that iteration's depth. The
+/// search may report the chosen line once more at the end, as line 1 (so
+/// a GUI's last line shows the move played and every node searched): that
+/// repeat is not one of them.
 fn last_lines(infos: &[SearchInfo]) -> (i32, Vec<&SearchInfo>) {
     let infos = match infos.split_last() {
         Some((answer, rest))
             if answer.multipv == 1
                 && rest
                     .iter()
-                    .any(|i| i.depth == answer.depth && i.multipv > 1 && i.pv == answer.pv) =>
+                    .any(|i| i.depth == answer.depth && i.pv == answer.pv) =>
         {
             rest
         }

@@ -1034,12 +1034,12 @@ fn strength_limits_are_listed_checked_and_applied() {
         let lines = e.sync();
         assert_eq!(errors(&lines).len(), 1, "{bad}: {lines:?}");
     }
-    // Full strength: a `go nodes` search uses its whole budget (the last
-    // iteration reported is the last one completed).
+    // Full strength: a `go nodes` search uses its whole budget (its last
+    // line counts every node).
     e.send("position startpos");
     e.send("go nodes 20000");
     let (_, lines) = e.bestmove(30);
-    assert!(searched_nodes(&lines) > 10_000, "{lines:?}");
+    assert_eq!(searched_nodes(&lines), 20_000, "{lines:?}");
 
     // The lowest rating: a small search on a long clock (the budget, far
     // below what the first iteration it trusts needs, is spent once that

@@ -17,7 +17,7 @@ use super::thread_data::ThreadData;
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use crate::chess::{Move, Position};
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
@@ -124,14 +124,13 @@ pub(super) fn search_main(
     // Whatever happens to the main thread, the helpers stop before it returns.
     // What the GUI saw last, so the answer can be reported again when it
     // differs from it (see `decide`).
-    let last_reported = Cell::new(LastReport::default());
+    let last_reported = RefCell::new(LastReport::default());
     let report_tracked = |info: &SearchInfo| {
-        let mut last = last_reported.get();
+        let mut last = last_reported.borrow_mut();
         if info.multipv == 1 {
-            last.best = info.pv.first().copied();
+            last.best_line = Some(info.clone());
         }
         last.nodes = info.nodes;
-        last_reported.set(last);
         report(info);
     };
     let searched = catch_unwind(AssertUnwindSafe(|| {
@@ -145,7 +144,13 @@ pub(super) fn search_main(
     if let Err(panic) = searched {
         resume_unwind(panic);
     }
-    let result = decide(req, &main, helper_outcomes, last_reported.get(), report);
+    let result = decide(
+        req,
+        &main,
+        helper_outcomes,
+        last_reported.into_inner(),
+        report,
+    );
     let nodes = signals.nodes.load(Ordering::Relaxed).max(result.nodes);
     let mut result = SearchResult { nodes, ..result };
     result.ponder = result
@@ -156,11 +161,11 @@ pub(super) fn search_main(
     result
 }
 
-/// The last `info` line the GUI got, as far as `decide` cares.
-#[derive(Clone, Copy, Debug, Default)]
+/// The last `info` lines the GUI got, as far as `decide` cares.
+#[derive(Clone, Debug, Default)]
 struct LastReport {
-    /// The first move of the last best line (multipv 1) reported.
-    best: Option<Move>,
+    /// The last best line (multipv 1) reported.
+    best_line: Option<SearchInfo>,
     /// The node count of the last line reported, any multipv.
     nodes: u64,
 }
@@ -168,14 +173,16 @@ struct LastReport {
 /// The answer once every thread has stopped: a limited strength plays the
 /// line it chooses among the main thread's (see `skill`), MultiPV plays the
 /// main thread's first line, and otherwise the threads vote
-/// (`best_thread`). The answer's line is reported once more when the GUI's
-/// last `info` line (`last_reported`) does not show it as it ends: a
-/// helper's line won, a move beat the old best in an iteration the stop cut
-/// short, or a limited strength chose another line (fastchess warns when
-/// the last line's move is not the one played); or the stop came in the
-/// middle of an iteration, so the last line under-counts the nodes and
-/// time the search took. `nodes` is the main thread's count (the caller
-/// adds the helpers').
+/// (`best_thread`). When the answer is not the first move of the last
+/// best line reported (`last_reported`): a helper's line won, a move beat
+/// the old best in an iteration the stop cut short, or a limited strength
+/// chose another line, that line is reported, so the GUI's last `info`
+/// line shows the move it gets (fastchess warns otherwise). When it is,
+/// but nodes were counted after the last line (an iteration the stop cut
+/// short, helpers still running), that best line is sent again as it was
+/// with the counters as they end, so the GUI sees every node and
+/// millisecond the search took. `nodes` is the main thread's count (the
+/// caller adds the helpers').
 fn decide(
     req: &SearchRequest,
     main: &Searcher,
@@ -200,25 +207,34 @@ fn decide(
     let best = &outcomes[chosen];
     let pv = legal_prefix(&req.root, &best.pv);
     let searched = best.score > -INFINITY && !pv.is_empty();
-    let stale = chosen != 0
-        || last_reported.best != Some(best.mv)
-        || last_reported.nodes < main.total_nodes();
-    if searched && stale {
-        // The main thread's own first line keeps its bound (a move that
-        // failed high when the stop came is a lower bound).
-        let bound = if chosen == 0 && req.skill.is_none() {
-            main.root_moves[0].bound
-        } else {
-            Bound::Exact
-        };
-        report(&main.info_line(
-            best.depth.max(1),
-            best.seldepth,
-            1,
-            best.score,
-            bound,
-            pv.clone(),
-        ));
+    // The last best line reported, when the answer is its move and the
+    // main thread's.
+    let unchanged = last_reported
+        .best_line
+        .filter(|line| chosen == 0 && line.pv.first() == Some(&best.mv));
+    match unchanged {
+        _ if !searched => {}
+        Some(line) if last_reported.nodes < main.total_nodes() => {
+            report(&main.with_counters_now(line));
+        }
+        Some(_) => {}
+        None => {
+            // The main thread's own first line keeps its bound (a move that
+            // failed high when the stop came is a lower bound).
+            let bound = if chosen == 0 && req.skill.is_none() {
+                main.root_moves[0].bound
+            } else {
+                Bound::Exact
+            };
+            report(&main.info_line(
+                best.depth.max(1),
+                best.seldepth,
+                1,
+                best.score,
+                bound,
+                pv.clone(),
+            ));
+        }
     }
     SearchResult {
         best: best.mv,

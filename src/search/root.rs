@@ -297,6 +297,18 @@ impl Searcher<'_> {
         ));
     }
 
+    /// `line`, an `info` line reported before, with the search-wide
+    /// counters as they are now.
+    pub(super) fn with_counters_now(&self, line: SearchInfo) -> SearchInfo {
+        SearchInfo {
+            nodes: self.total_nodes(),
+            time_ms: self.time.elapsed_ms(),
+            hashfull: self.tt.hashfull(),
+            tbhits: self.signals.tbhits.load(Ordering::Relaxed),
+            ..line
+        }
+    }
+
     /// The `info` line of one searched line (its score as the search
     /// returned it), with the search-wide counters as they are now.
     pub(super) fn info_line(
