@@ -320,17 +320,17 @@ impl Searcher<'_> {
         bound: Bound,
         pv: Vec<Move>,
     ) -> SearchInfo {
-        SearchInfo {
+        self.with_counters_now(SearchInfo {
             depth,
             seldepth: seldepth.max(depth as usize),
             multipv,
             score: self.reported_score(score),
             bound,
-            nodes: self.total_nodes(),
-            time_ms: self.time.elapsed_ms(),
-            hashfull: self.tt.hashfull(),
-            tbhits: self.signals.tbhits.load(Ordering::Relaxed),
+            nodes: 0,
+            time_ms: 0,
+            hashfull: 0,
+            tbhits: 0,
             pv,
-        }
+        })
     }
 }
