@@ -214,10 +214,11 @@ fn decide(
         .filter(|line| chosen == 0 && line.pv.first() == Some(&best.mv));
     match unchanged {
         _ if !searched => {}
-        Some(line) if last_reported.nodes < main.total_nodes() => {
-            report(&main.with_counters_now(line));
+        Some(line) => {
+            if last_reported.nodes < main.total_nodes() {
+                report(&main.with_counters_now(line));
+            }
         }
-        Some(_) => {}
         None => {
             // The main thread's own first line keeps its bound (a move that
             // failed high when the stop came is a lower bound).
