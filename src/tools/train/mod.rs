@@ -18,7 +18,8 @@
 //! shuffled mini-batches, the batch's gradient summed over all threads;
 //! every weight is kept within `WEIGHT_CLIP` so the quantised network
 //! (`QA`, `QB`) represents it, and the accumulator cannot overflow i16.
-//! The network kept is the epoch's with the lowest validation loss.
+//! The network kept is the epoch's with the lowest validation loss (with
+//! `--init`, the starting network is epoch 0 and can be the one kept).
 //! A fixed seed makes a run repeatable (the thread count changes only the
 //! order of float sums).
 //!
@@ -133,7 +134,8 @@ pub struct Report {
     pub validation_positions: usize,
     /// Loss per epoch: (training, validation).
     pub losses: Vec<(f64, f64)>,
-    /// The epoch whose network is kept (1-based; 0 when no epoch ran).
+    /// The epoch whose network is kept (1-based; 0 when no epoch ran, or
+    /// when none validated below the `--init` network it started from).
     pub best_epoch: usize,
     /// The network after `best_epoch` epochs.
     pub network: FloatNetwork,
@@ -189,19 +191,19 @@ pub fn train(
     if let Some(path) = &config.init {
         let _ = writeln!(log, "starting from {} (epoch 0)", path.display());
     }
-    let _ = writeln!(
-        log,
-        "epoch 0: validation loss {:.6}",
-        loss(&net, validation, config.threads)
-    );
+    let start_loss = loss(&net, validation, config.threads);
+    let _ = writeln!(log, "epoch 0: validation loss {start_loss:.6}");
     let mut losses = Vec::new();
     let mut lr = config.lr;
     // Early stopping: the network kept is the epoch's with the lowest
     // validation loss (the last one's when nothing is held out). Positions
     // of one game share its result, so later epochs can learn the games
     // rather than chess: the training loss falls while the validation
-    // loss rises.
-    let mut best: Option<(f64, usize, FloatNetwork)> = None;
+    // loss rises. A network trained on from `--init` competes as epoch 0:
+    // when no epoch validates lower, the starting network is written back
+    // rather than a worse one.
+    let mut best: Option<(f64, usize, FloatNetwork)> =
+        (config.init.is_some() && !validation.is_empty()).then(|| (start_loss, 0, net.clone()));
     for e in 1..=config.epochs {
         let started = std::time::Instant::now();
         let train_loss = epoch(&mut net, &mut adam, train, config, lr, &mut rng);
@@ -221,7 +223,14 @@ pub fn train(
         Some((_, e, network)) => (e, network),
         None => (0, net),
     };
-    let _ = writeln!(log, "kept the network of epoch {best_epoch}");
+    if best_epoch == 0 && config.epochs > 0 {
+        let _ = writeln!(
+            log,
+            "kept the network of epoch 0: no epoch lowered the starting network's validation loss"
+        );
+    } else {
+        let _ = writeln!(log, "kept the network of epoch {best_epoch}");
+    }
     Ok(Report {
         train_positions: train.len(),
         validation_positions: validation.len(),
@@ -609,6 +618,22 @@ mod tests {
             "{:?} vs {random_loss}",
             more.losses
         );
+        // Epochs that all validate worse than the starting network (a rate
+        // that throws the weights about) keep the starting network.
+        let wild = Config {
+            epochs: 2,
+            lr: 1.0,
+            init: Some(config.out.clone()),
+            ..config.clone()
+        };
+        let kept = train_loaded(&wild, &mut loaded, first.eval_scale).unwrap();
+        assert!(
+            kept.losses.iter().all(|&(_, v)| v > start_loss),
+            "{:?}",
+            kept.losses
+        );
+        assert_eq!(kept.best_epoch, 0);
+        assert_eq!(kept.network.quantise(), first);
 
         let refused = |init: PathBuf, hidden| {
             let config = Config {
@@ -631,6 +656,8 @@ mod tests {
 
         // A wider hidden layer starts from the same evaluations, and its
         // new neurons learn: training lowers the loss below the start.
+        // Nothing is held out, so the last epoch is kept whatever it
+        // validates at.
         let widen = |epochs, loaded: &mut Loaded| {
             let config = Config {
                 epochs,
@@ -638,7 +665,8 @@ mod tests {
                 init: Some(config.out.clone()),
                 ..config.clone()
             };
-            train_loaded(&config, loaded, first.eval_scale).unwrap()
+            let sink = &mut std::io::sink();
+            train(&config, &mut loaded.train, &[], first.eval_scale, sink).unwrap()
         };
         let wide = widen(0, &mut loaded).network;
         assert_eq!(wide.hidden, 32);
