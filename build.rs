@@ -13,7 +13,7 @@ fn main() {
 }
 
 /// The network the binary carries (committed; see `docs/network.md`).
-const NETWORK: &str = "networks/kiln-8.nnue";
+const NETWORK: &str = "networks/kiln-9.nnue";
 
 /// Checks the network and embeds it: the committed one, or the file the
 /// `EVALFILE` environment variable names (OpenBench's `make EVALFILE=...`
