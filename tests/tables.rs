@@ -66,9 +66,9 @@ fn packed_eval_weights_unpack_to_the_codegen_pairs() {
     // `codegen/weights/eval.txt` from the generated weights, and the
     // tuner's layout names every pair constant with its length. The list
     // of constants is codegen's own reading of the file, not a copy.
-    use codegen::weights::Value;
     use kiln::eval::{eg, mg};
     use kiln::tables::eval::TUNED_CONSTANTS;
+    use kiln_formats::weights::Value;
     let doc = codegen::eval_params::document().unwrap_or_else(|e| panic!("{e}"));
     for entry in doc.entries() {
         let name = entry.name.as_str();

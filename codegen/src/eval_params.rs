@@ -3,7 +3,7 @@
 //! emitted by `emit::eval` into `src/tables/eval.rs`, which `src/eval/`
 //! reads. `kiln tune` writes the file back with tuned values.
 
-use crate::weights::{Document, WeightsError};
+use kiln_formats::weights::{Document, WeightsError};
 
 /// Where the file is, as error messages name it.
 pub const FILE: &str = "codegen/weights/eval.txt";

@@ -1,7 +1,7 @@
 //! Build-time generators for Kiln. `build.rs` drives them; the engine never
 //! links this crate. Every generator is deterministic (fixed seeds, ChaCha20).
 //! The evaluation weights are data, `codegen/weights/*.txt`, read with
-//! `weights` (which `kiln tune` compiles too, to write them back).
+//! `kiln_formats::weights` (which `kiln tune` uses too, to write them back).
 
 pub mod book;
 pub mod cuckoo;
@@ -14,7 +14,6 @@ pub mod network;
 pub mod pst;
 pub mod rules;
 pub mod web_assets;
-pub mod weights;
 pub mod zobrist;
 
 use std::path::Path;

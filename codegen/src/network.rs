@@ -1,5 +1,5 @@
 //! The committed network: checked with the engine's own reader of the
-//! format (`src/nnue/file.rs`, compiled into this crate too), so a damaged
+//! format (`kiln_formats::network`, which the engine reads with), so a damaged
 //! or mismatched file fails the build, naming the file; then described to
 //! the engine, which embeds the file's bytes and decodes them at compile
 //! time. Its input weights, the bulk of it, are also written out as the
@@ -7,9 +7,7 @@
 //! in one step: decoding them word by word at compile time would pass the
 //! compiler's limit on constant evaluation for a network with king buckets.
 
-#[path = "../../src/nnue/file.rs"]
-#[allow(dead_code)]
-pub mod file;
+pub use kiln_formats::network as file;
 
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 //! the material value and mirrors each table for Black, so the engine does
 //! one lookup per piece and gets a (middlegame, endgame) pair.
 
-use crate::weights::{Document, ErrorKind, WeightsError, HALF_LIMIT};
+use kiln_formats::weights::{Document, ErrorKind, WeightsError, HALF_LIMIT};
 
 /// Piece kinds in table order.
 pub const KINDS: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -111,7 +111,7 @@ impl PieceSquareValues {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::weights::Value;
+    use kiln_formats::weights::Value;
 
     #[test]
     fn the_committed_file_is_in_canonical_form() {

@@ -344,7 +344,7 @@ mod tests {
     use super::*;
     use crate::chess::testdata::perft_suite;
     use crate::chess::{legal_moves, MoveKind};
-    use crate::nnue::{file, Weights, EMBEDDED, NETWORK_BYTES};
+    use crate::nnue::{file, Reference, Weights, EMBEDDED, NETWORK_BYTES};
     use crate::rng::Rng;
 
     /// Random walks from every perft-suite position and the first

@@ -20,8 +20,10 @@
 //! features weighed differently in the opening and the endgame.
 
 pub mod accumulator;
-pub mod file;
 mod kernels;
+
+/// The network file's format (shared with the build script's validation).
+pub use kiln_formats::network as file;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use file::{
@@ -455,10 +457,15 @@ impl std::error::Error for UnknownEval {}
 
 /// The quantised reference: what every network computes, from the file's
 /// weights of any hidden size, in plain integer arithmetic. The trainer's
-/// tests and the kernels' tests compare against it.
-impl Weights {
+/// tests and the kernels' tests compare against it. (A trait because the
+/// weights are the format crate's type and the position is the engine's.)
+pub trait Reference {
     /// The evaluation of `pos` in centipawns for the side to move.
-    pub fn evaluate(&self, pos: &Position) -> i32 {
+    fn evaluate(&self, pos: &Position) -> i32;
+}
+
+impl Reference for Weights {
+    fn evaluate(&self, pos: &Position) -> i32 {
         let mut plain = [0u16; MAX_ACTIVE];
         let n = active_features(pos, &mut plain);
         let other: Vec<u16> = plain[..n]

@@ -45,12 +45,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// The weights file format: codegen's reader and writer, compiled into the
-/// engine too, so the tuner writes exactly what codegen reads.
-#[allow(dead_code)] // the tuner uses only part of the reader's interface
-#[path = "../../codegen/src/weights.rs"]
-mod weights_file;
-use weights_file::{Document, Value, WeightsError};
+// The weights file format: codegen's reader and writer (the crate both
+// depend on), so the tuner writes exactly what codegen reads.
+use kiln_formats::weights::{self as weights_file, Document, Value, WeightsError};
 
 /// Share of the game result in the training target (the rest is the
 /// search score).
@@ -777,14 +774,13 @@ mod tests {
         assert_eq!(lines.len(), 3, "{lines:?}");
         assert!(lines[0].starts_with("MATERIAL = [") && lines[0].contains(", (1000, 1100), "));
         // What codegen generates from the files: the engine's tables.
-        use codegen::weights::Document as CodegenDocument;
-        let eval_rs = codegen::emit::eval(&CodegenDocument::parse(&params).unwrap()).unwrap();
+        let eval_rs = codegen::emit::eval(&Document::parse(&params).unwrap()).unwrap();
         assert!(eval_rs.contains(&format!(
             "pub const DOUBLED_PAWN: Weight = w(-11, -22, {});",
             DOUBLED_PAWN.index
         )));
         let values =
-            codegen::pst::PieceSquareValues::from_document(&CodegenDocument::parse(&pst).unwrap())
+            codegen::pst::PieceSquareValues::from_document(&Document::parse(&pst).unwrap())
                 .unwrap();
         assert_eq!(values.material[4], (1000, 1100));
         let (mg, eg) = values.material[1];

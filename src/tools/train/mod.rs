@@ -361,7 +361,7 @@ mod tests {
     use super::samples::tests::small_data;
     use super::*;
     use crate::chess::Position;
-    use crate::nnue::NetError;
+    use crate::nnue::{NetError, Reference};
     use std::path::PathBuf;
 
     /// `train` on loaded samples, at `eval_scale`, logging nowhere.

@@ -400,7 +400,7 @@ pub fn loss(net: &FloatNetwork, samples: &[TrainSample], threads: usize) -> f64 
 mod tests {
     use super::*;
     use crate::chess::{legal_moves, Position};
-    use crate::nnue::file;
+    use crate::nnue::{file, Reference};
 
     /// `count` positions of random play from the start (restarting when a
     /// game ends).

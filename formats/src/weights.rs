@@ -1,8 +1,8 @@
 //! The weights file format: the evaluation's numbers as plain text, which
 //! codegen reads (`codegen/weights/eval.txt` and `pst.txt`, emitted into
 //! `src/tables/`) and `kiln tune` reads and writes back with tuned values.
-//! The engine compiles this file too (`tools::tune::weights_file`), so the
-//! two sides share one reader and one writer. Standard library only.
+//! Both depend on this crate, so the two sides share one reader and one
+//! writer. Standard library only.
 //!
 //! One item per line:
 //!

@@ -33,9 +33,10 @@
 //! its data (how many centipawns of the teacher's scores make the odds of
 //! winning e-fold), and the engine multiplies by it.
 //!
-//! This file depends on nothing but `std`: the build script's generator
-//! (`codegen`) compiles the same file to validate the committed network,
-//! so the build and `EvalFile` refuse exactly the same files.
+//! This module depends on nothing but `std`: the build script's generator
+//! (`codegen`) validates the committed network with it and the engine
+//! reads `EvalFile` with it, so the build and `EvalFile` refuse exactly
+//! the same files.
 
 use std::fmt;
 
@@ -605,8 +606,8 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     })
 }
 
-/// `net` as a version 2 file (no king buckets), for tests of the reader.
-#[cfg(test)]
+/// `net` as a version 2 file (no king buckets): what older builds wrote,
+/// for tests of the reader here and in the engine.
 pub fn write_version_2(net: &Weights) -> Vec<u8> {
     assert_eq!(net.king, KingBuckets::NONE, "version 2 has no king buckets");
     let mut bytes = write(net);
@@ -618,8 +619,8 @@ pub fn write_version_2(net: &Weights) -> Vec<u8> {
     bytes
 }
 
-/// `net` as a version 1 file (one bucket only), for tests of the reader.
-#[cfg(test)]
+/// `net` as a version 1 file (one bucket only): what the oldest builds
+/// wrote, for tests of the reader here and in the engine.
 pub fn write_version_1(net: &Weights) -> Vec<u8> {
     assert_eq!(net.buckets, 1, "version 1 has one output bucket");
     let mut bytes = write_version_2(net);
@@ -628,7 +629,6 @@ pub fn write_version_1(net: &Weights) -> Vec<u8> {
     bytes
 }
 
-#[cfg(test)]
 impl Weights {
     /// The same network with its first king bucket's input weights only
     /// (a layout without king buckets).
