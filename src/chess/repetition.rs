@@ -3,7 +3,7 @@
 //! tree), the tablebase root ranking and self-play all ask here. The test
 //! for a repetition the side to move can force next move
 //! (`has_upcoming_repetition`) is here too, but the search does not use
-//! it: its SPRTs did not pass (docs/results.md).
+//! it: its SPRTs did not pass (docs/history/search.md).
 //!
 //! Histories are Zobrist keys, oldest first, ending with the current
 //! position. A key includes the side to move, so only every second earlier
