@@ -359,8 +359,8 @@ impl std::error::Error for LoadError {}
 /// `datagen`), rather than the hand-written evaluation. On since kiln-4,
 /// the first network with the 20 M positions in its line, which
 /// beats the hand-written evaluation and kiln-3 at fixed nodes and kiln-3
-/// at 10+0.1 (`docs/network.md`). `UseNNUE false` (or `classical` for
-/// the tools) still selects the hand-written evaluation.
+/// at 10+0.1 (`docs/history/networks.md`). `UseNNUE false` (or
+/// `classical` for the tools) still selects the hand-written evaluation.
 pub const USE_NNUE_DEFAULT: bool = true;
 
 /// Which evaluation the search runs.
