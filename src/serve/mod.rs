@@ -1,5 +1,7 @@
 //! `kiln serve`: play and analyse in the browser. An HTTP server (`http`:
-//! routing, limits, the checks against other sites) serves one page
+//! routing, limits, the checks against other sites; `conn` reads a request
+//! and writes its answer, `slots` bounds the connections and their
+//! threads) serves one page
 //! embedded at build time (`assets`) and a small API (`api`, with
 //! `settings` for a new game's fields, `form` for request bodies and
 //! `json` for answers, `error` for refusals). Behind it the `referee` keeps
@@ -15,6 +17,7 @@
 pub mod api;
 pub mod args;
 pub mod assets;
+pub mod conn;
 pub mod engines;
 pub mod error;
 pub mod events;
@@ -25,6 +28,7 @@ pub mod json;
 pub mod pgn;
 pub mod referee;
 pub mod settings;
+pub mod slots;
 
 use crate::tools::Tool;
 use std::io::Write;
