@@ -6,7 +6,7 @@
 //! the games down; one that closes its connection is noticed within
 //! `WATCH` and its stream ends, whether or not events come.
 
-use super::json::Json;
+use serde_json::Value as Json;
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
@@ -127,15 +127,16 @@ pub fn stream(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn every_listener_gets_each_event_in_order() {
         let hub = Hub::default();
-        let first = hub.subscribe(7, &[format_event("state", &Json::int(0))]);
+        let first = hub.subscribe(7, &[format_event("state", &json!(0))]);
         let second = hub.subscribe(7, &[]);
         let elsewhere = hub.subscribe(8, &[]);
-        hub.publish(7, "state", &Json::int(1));
-        hub.publish(7, "clock", &Json::obj([("white_ms", Json::int(5))]));
+        hub.publish(7, "state", &json!(1));
+        hub.publish(7, "clock", &json!({ "white_ms": 5 }));
         let got: Vec<Arc<str>> = first.try_iter().collect();
         assert_eq!(
             got.iter().map(|e| &**e).collect::<Vec<_>>(),
@@ -148,10 +149,10 @@ mod tests {
         assert_eq!(second.try_iter().count(), 2);
         assert_eq!(elsewhere.try_iter().count(), 0);
         drop(second);
-        hub.publish(7, "state", &Json::int(2));
+        hub.publish(7, "state", &json!(2));
         assert!(hub.has_listeners(7));
         drop(first);
-        hub.publish(7, "state", &Json::int(3));
+        hub.publish(7, "state", &json!(3));
         assert!(!hub.has_listeners(7));
     }
 
@@ -159,7 +160,7 @@ mod tests {
     fn a_stream_writes_each_event_as_a_flushed_chunk() {
         let hub = Hub::default();
         let events = hub.subscribe(1, &[]);
-        hub.publish(1, "bestmove", &Json::str("e2e4"));
+        hub.publish(1, "bestmove", &json!("e2e4"));
         drop(hub);
         let out: Vec<u8> = Vec::new();
         let shared = std::sync::Arc::new(Mutex::new(out));
@@ -206,7 +207,7 @@ mod tests {
         assert_eq!(asked, 1);
         assert!(String::from_utf8(out).unwrap().ends_with("chunked\r\n\r\n"));
         // The hub lets the listener go at its next event.
-        hub.publish(1, "state", &Json::int(0));
+        hub.publish(1, "state", &json!(0));
         assert!(!hub.has_listeners(1));
     }
 }
