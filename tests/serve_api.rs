@@ -1180,11 +1180,15 @@ fn bodies_announced_and_never_sent_cost_nothing_that_lasts() {
         })
         .collect();
     // Each is refused without its body being read (or, while all the
-    // slots are taken, cut off to make way for the next).
+    // slots are taken, cut off to make way for the next, or on a machine
+    // too busy to make way in time, told 503).
     for (i, stream) in streams.iter().enumerate() {
         let status = status_of(stream);
         let expected = if i % 2 == 0 { 413 } else { 403 };
-        assert!(status.is_none_or(|s| s == expected), "{i}: {status:?}");
+        assert!(
+            status.is_none_or(|s| s == expected || s == 503),
+            "{i}: {status:?}"
+        );
     }
     drop(streams);
     child.settles_to(baseline, "300 bodies announced");

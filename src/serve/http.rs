@@ -41,7 +41,7 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// server's request threads. See `slots` for who makes way.
 pub const MAX_ACTIVE_REQUESTS: usize = 64;
 /// How long a newcomer waits for a connection cut off to make way.
-const MAKE_WAY_TIME: Duration = Duration::from_secs(2);
+const MAKE_WAY_TIME: Duration = Duration::from_secs(5);
 /// Engines live at once (see `engines`).
 pub const LIVE_ENGINES: usize = 4;
 
