@@ -2,8 +2,10 @@
 //! read (at most `MAX_HEAD` bytes, within `READ_TIME`) and parsed by
 //! `httparse`; the body is read only when the server asks for it, after
 //! its checks, and only when it announces a length no larger than the
-//! caller allows; the answer goes out with `Connection: close`, and the
-//! connection closes. Nothing here decides what is allowed (`http` does).
+//! caller allows (what came in the same reads as the head, at most 4 KB,
+//! waits in a buffer until then); the answer goes out with
+//! `Connection: close`, and the connection closes. Nothing here decides
+//! what is allowed (`http` does).
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpStream};
