@@ -11,18 +11,22 @@ use kiln::data::convert::convert_pgn;
 use kiln::rng::Rng;
 use kiln::search::score::MATE;
 use kiln::serve::args::ServeArgs;
-use kiln::serve::form::encode;
 use kiln::serve::http::{start, Running, MAX_ACTIVE_REQUESTS};
-use kiln::serve::json::Json;
 use kiln::serve::referee::info_json;
 use kiln::uci::info_line::InfoLine;
 use kiln::uci::{Engine, Reply};
+use serde_json::Value as Json;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// `value` encoded for a form field.
+fn encode(value: &str) -> String {
+    form_urlencoded::byte_serialize(value.as_bytes()).collect()
+}
 
 /// A server of this process on a free port.
 fn server() -> Running {
@@ -45,7 +49,7 @@ struct Answer {
 impl Answer {
     fn json(&self) -> Json {
         let text = String::from_utf8_lossy(&self.body);
-        Json::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+        serde_json::from_str::<Json>(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
     }
 
     fn error(&self) -> String {
@@ -234,7 +238,7 @@ fn listen(srv: &Running, query: &str) -> Receiver<(String, Json)> {
                     if let Some(n) = line.strip_prefix("event: ") {
                         name = Some(n.to_string());
                     } else if let Some(d) = line.strip_prefix("data: ") {
-                        data = Json::parse(d).ok();
+                        data = serde_json::from_str(d).ok();
                     }
                 }
                 if let (Some(name), Some(data)) = (name, data) {
@@ -436,7 +440,8 @@ fn bad_fens_and_pgns_are_400_and_create_nothing() {
             "en-passant",
         ),
         (format!("fen={}", encode(&garbage)), "invalid FEN"),
-        ("fen=%ff%fe".to_string(), "UTF-8"),
+        // Bytes that are not UTF-8 decode to U+FFFD: no FEN.
+        ("fen=%ff%fe".to_string(), "invalid FEN"),
         (
             format!("pgn={}", encode("[Event \"x\"]\n\n1. e4 e5\n2. Ke3 Nc6 *")),
             "line 4, column 4",
@@ -454,7 +459,8 @@ fn bad_fens_and_pgns_are_400_and_create_nothing() {
         ("tc=300".to_string(), "tc"),
         ("elo=5000".to_string(), "elo"),
         ("color=white".to_string(), "unknown field"),
-        ("a=%zz".to_string(), "hex"),
+        // A bad escape stays as it is: the field is still unknown.
+        ("a=%zz".to_string(), "unknown field"),
     ];
     for (body, says) in &cases {
         let answer = post(&srv, "/api/games", body);
@@ -936,7 +942,7 @@ fn random_bytes_into_every_parser_and_route_never_give_a_500() {
     for _ in 0..2_000 {
         let bytes = random(80);
         let text = String::from_utf8_lossy(&bytes);
-        let _ = Json::parse(&text);
+        let _ = serde_json::from_str::<Json>(&text);
         let _ = kiln::serve::form::Form::parse(&bytes);
         let _ = text.parse::<InfoLine>();
         let _ = format!("info {text}").parse::<InfoLine>();
@@ -969,8 +975,8 @@ fn random_bytes_into_every_parser_and_route_never_give_a_500() {
             "{route} {body:?}: {}",
             answer.status
         );
-        // What a request line can carry (tiny_http drops a request whose
-        // line holds control characters before it reaches the server).
+        // What a request line can carry (a line with control characters is
+        // refused as malformed before it reaches the API).
         let query: String = String::from_utf8_lossy(&random(20))
             .chars()
             .filter(|c| c.is_ascii_graphic() && *c != '#')
@@ -1032,5 +1038,222 @@ fn a_flood_of_requests_gets_503_and_the_server_recovers() {
         assert_eq!(answer.status, 503);
         assert!(Instant::now() < deadline, "the server never recovered");
         std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// `kiln serve --port 0` in a process of its own, so its descriptors and
+/// threads can be counted apart from this test process's; killed when
+/// dropped.
+struct Child {
+    process: std::process::Child,
+    port: u16,
+    token: String,
+}
+
+impl Child {
+    fn start() -> Child {
+        let mut process = Command::new(env!("CARGO_BIN_EXE_kiln"))
+            .args(["serve", "--port", "0"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(process.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line
+            .trim()
+            .strip_prefix("kiln serve: http://127.0.0.1:")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        let mut child = Child {
+            process,
+            port,
+            token: String::new(),
+        };
+        let page = child.get("/", 60);
+        assert_eq!(page.status, 200);
+        let html = String::from_utf8(page.body).unwrap();
+        child.token = html
+            .split("<meta name=\"kiln-token\" content=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap()
+            .to_string();
+        child
+    }
+
+    /// `GET path` with the token, answered within `seconds`.
+    fn get(&self, path: &str, seconds: u64) -> Answer {
+        let (sender, answer) = channel();
+        let raw = format!(
+            "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nX-Kiln-Token: {}\r\n\r\n",
+            self.port, self.token
+        );
+        let port = self.port;
+        std::thread::spawn(move || sender.send(raw_request(port, raw.as_bytes())));
+        answer
+            .recv_timeout(Duration::from_secs(seconds))
+            .unwrap_or_else(|_| panic!("GET {path} not answered in {seconds} s"))
+    }
+
+    /// Open descriptors and threads of the server process.
+    fn counts(&self) -> (usize, usize) {
+        let count = |what: &str| {
+            std::fs::read_dir(format!("/proc/{}/{what}", self.process.id()))
+                .map(|dir| dir.count())
+                .unwrap_or_else(|e| panic!("/proc/{}/{what}: {e}", self.process.id()))
+        };
+        (count("fd"), count("task"))
+    }
+
+    /// Waits (a minute at most) until the descriptors and threads are
+    /// back within a couple of `baseline`.
+    fn settles_to(&self, baseline: (usize, usize), what: &str) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let now = self.counts();
+            if now.0 <= baseline.0 + 2 && now.1 <= baseline.1 + 2 {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "after {what}: {} descriptors and {} threads stay, against {} and {} before",
+                now.0,
+                now.1,
+                baseline.0,
+                baseline.1
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// A connection with `raw` sent on it.
+    fn send(&self, raw: &str) -> TcpStream {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        stream.write_all(raw.as_bytes()).unwrap();
+        stream
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// The status of the answer on `stream`, or `None` when it was closed
+/// without one.
+fn status_of(stream: &TcpStream) -> Option<u16> {
+    let mut line = String::new();
+    BufReader::new(stream).read_line(&mut line).ok()?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bodies_announced_and_never_sent_cost_nothing_that_lasts() {
+    let child = Child::start();
+    assert_eq!(child.get("/api/info", 60).status, 200);
+    let baseline = child.counts();
+    let port = child.port;
+    // Half of them as the page would (Host and token right), half as a
+    // page of another site would send them (its Origin, no token): all
+    // announce 1 GB, none sends a byte of it.
+    let streams: Vec<TcpStream> = (0..300)
+        .map(|i| {
+            let from = if i % 2 == 0 {
+                format!("X-Kiln-Token: {}\r\n", child.token)
+            } else {
+                "Origin: http://evil.example\r\n".to_string()
+            };
+            child.send(&format!(
+                "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{from}\
+                 Content-Type: application/x-www-form-urlencoded\r\n\
+                 Content-Length: 1000000000\r\n\r\nhuman=both&"
+            ))
+        })
+        .collect();
+    // Each is refused without its body being read (or, while all the
+    // slots are taken, cut off to make way for the next, or on a machine
+    // too busy to make way in time, told 503).
+    for (i, stream) in streams.iter().enumerate() {
+        let status = status_of(stream);
+        let expected = if i % 2 == 0 { 413 } else { 403 };
+        assert!(
+            status.is_none_or(|s| s == expected || s == 503),
+            "{i}: {status:?}"
+        );
+    }
+    drop(streams);
+    child.settles_to(baseline, "300 bodies announced");
+    assert_eq!(child.get("/", 60).status, 200);
+    // Nothing was made.
+    assert_eq!(child.get("/api/games/1", 60).status, 404);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn half_sent_requests_held_open_keep_threads_bounded_and_the_page_answers() {
+    let child = Child::start();
+    assert_eq!(child.get("/api/info", 60).status, 200);
+    let baseline = child.counts();
+    let port = child.port;
+    let held: Vec<TcpStream> = (0..300)
+        .map(|_| child.send(&format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n")))
+        .collect();
+    // While they are held: the page answers, and the server's threads stay
+    // within its bound (one per connection it serves, at most
+    // MAX_ACTIVE_REQUESTS).
+    for _ in 0..5 {
+        assert_eq!(child.get("/", 30).status, 200);
+        assert_eq!(child.get("/api/info", 30).status, 200);
+        let (_, threads) = child.counts();
+        assert!(
+            threads <= baseline.1 + MAX_ACTIVE_REQUESTS + 1,
+            "{threads} threads, against {} before",
+            baseline.1
+        );
+    }
+    drop(held);
+    child.settles_to(baseline, "300 half-sent requests");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn event_streams_dropped_cost_nothing_that_lasts() {
+    let child = Child::start();
+    let port = child.port;
+    let made = child.send(&format!(
+        "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Kiln-Token: {}\r\n\
+         Content-Length: 10\r\n\r\nhuman=both",
+        child.token
+    ));
+    assert_eq!(status_of(&made), Some(201));
+    drop(made);
+    assert_eq!(child.get("/api/games/1", 60).status, 200);
+    let baseline = child.counts();
+    for round in 0..3 {
+        let streams: Vec<TcpStream> = (0..40)
+            .map(|_| {
+                child.send(&format!(
+                    "GET /api/events?game=1&token={} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n",
+                    child.token
+                ))
+            })
+            .collect();
+        for stream in &streams {
+            assert_eq!(status_of(stream), Some(200), "round {round}");
+        }
+        // No event comes on a game that nobody plays: the server must
+        // notice the clients have gone by itself.
+        drop(streams);
+        child.settles_to(baseline, "40 event streams dropped");
+        assert_eq!(child.get("/api/games/1", 60).status, 200);
     }
 }

@@ -5,12 +5,12 @@
 
 use super::error::ApiError;
 use super::form::Form;
-use super::json::Json;
 use super::referee::{book_json, Referee, Target};
 use super::settings::{number_field, only_fields, FieldError, Settings};
 use crate::chess::{Color, Move, Position};
 use crate::data::pgn::{replay, split_games};
 use crate::search::skill::{SKILL_MAX_ELO, SKILL_MIN_ELO};
+use serde_json::{json, Value as Json};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 
@@ -41,29 +41,20 @@ pub enum Routed {
 
 /// `GET /api/info`.
 fn info() -> Json {
-    let range = |min: i64, max: i64| Json::obj([("min", Json::int(min)), ("max", Json::int(max))]);
-    Json::obj([
-        ("name", Json::str("Kiln")),
-        ("version", Json::str(env!("CARGO_PKG_VERSION"))),
-        ("network", Json::str(crate::nnue::NETWORK_FILE)),
-        (
-            "options",
-            Json::obj([
-                ("elo", range(SKILL_MIN_ELO, SKILL_MAX_ELO)),
-                ("multipv", range(1, MAX_MULTIPV)),
-                (
-                    "human",
-                    Json::Arr(["white", "black", "both", "none"].map(Json::from).to_vec()),
-                ),
-                (
-                    "tc",
-                    Json::str("seconds+increment (e.g. 300+3, 0.2+0) or none"),
-                ),
-                ("movetime_ms", range(1, 600_000)),
-                ("nodes", range(1, 1_000_000_000)),
-            ]),
-        ),
-    ])
+    let range = |min: i64, max: i64| json!({ "min": min, "max": max });
+    json!({
+        "name": "Kiln",
+        "version": env!("CARGO_PKG_VERSION"),
+        "network": crate::nnue::NETWORK_FILE,
+        "options": {
+            "elo": range(SKILL_MIN_ELO, SKILL_MAX_ELO),
+            "multipv": range(1, MAX_MULTIPV),
+            "human": ["white", "black", "both", "none"],
+            "tc": "seconds+increment (e.g. 300+3, 0.2+0) or none",
+            "movetime_ms": range(1, 600_000),
+            "nodes": range(1, 1_000_000_000),
+        },
+    })
 }
 
 /// The start of a new game: `fen`, or `pgn` (its first game's start and
@@ -175,10 +166,7 @@ fn stop_analysis(referee: &Referee, form: &Form) -> Result<Answer, ApiError> {
         _ => return Err(ApiError::bad_request("give game or analysis")),
     };
     let stopped = referee.stop_analysis(channel);
-    Ok(Answer::Json(
-        200,
-        Json::obj([("stopped", Json::Bool(stopped))]),
-    ))
+    Ok(Answer::Json(200, json!({ "stopped": stopped })))
 }
 
 /// `GET /api/book?fen=FEN`: the embedded book's moves at a position (the
@@ -191,10 +179,10 @@ fn book(query: &Form) -> Result<Answer, ApiError> {
     let pos = Position::from_fen(fen).map_err(|e| ApiError::bad_request(e.to_string()))?;
     Ok(Answer::Json(
         200,
-        Json::obj([
-            ("fen", Json::str(pos.to_fen())),
-            ("moves", book_json(&pos, pos.castling_is_chess960())),
-        ]),
+        json!({
+            "fen": pos.to_fen(),
+            "moves": book_json(&pos, pos.castling_is_chess960()),
+        }),
     ))
 }
 
@@ -325,7 +313,10 @@ mod tests {
         let Ok(Answer::Json(200, json)) = book(&bare) else {
             panic!("a position out of the book is answered");
         };
-        assert_eq!(json.get("moves").and_then(Json::as_array), Some(&[][..]));
+        assert_eq!(
+            json.get("moves").and_then(Json::as_array),
+            Some(&Vec::new())
+        );
         assert!(book(&form("fen=nonsense")).is_err());
         assert!(book(&form("")).is_err());
     }

@@ -2,8 +2,8 @@
 //! reading it, answered as `{"error": "..."}`.
 
 use super::form::FormError;
-use super::json::Json;
 use super::settings::FieldError;
+use serde_json::{json, Value as Json};
 use std::fmt;
 
 /// A refusal with its status code.
@@ -47,7 +47,7 @@ impl ApiError {
 
     /// The answer's body.
     pub fn json(&self) -> Json {
-        Json::obj([("error", Json::str(&self.message))])
+        json!({ "error": self.message })
     }
 }
 

@@ -5,13 +5,13 @@
 //! them to a game in progress. No threads and no engine here: `referee`
 //! drives the engine and calls `play`.
 
-use super::json::Json;
 use super::settings::{Settings, TimeControl};
 use crate::chess::repetition::{is_fifty_move_draw, is_threefold};
 use crate::chess::{legal_moves, Color, Kind, Move, Position};
 use crate::data::GameResult;
 use crate::eval::insufficient_material;
 use crate::uci::info_line::InfoScore;
+use serde_json::{json, Value as Json};
 use std::fmt;
 use std::time::Instant;
 
@@ -371,20 +371,11 @@ impl Game {
 
     /// The clocks as the API shows them.
     pub fn clocks_json(&self, now: Instant) -> Json {
-        Json::obj([
-            (
-                "white_ms",
-                Json::int(self.clock_ms(Color::White, now) as i64),
-            ),
-            (
-                "black_ms",
-                Json::int(self.clock_ms(Color::Black, now) as i64),
-            ),
-            (
-                "running",
-                self.running_since.map(|_| color_name(self.turn())).into(),
-            ),
-        ])
+        json!({
+            "white_ms": self.clock_ms(Color::White, now),
+            "black_ms": self.clock_ms(Color::Black, now),
+            "running": self.running_since.map(|_| color_name(self.turn())),
+        })
     }
 
     /// The game's state as the API answers it (`GET /api/games/{id}` and
@@ -398,50 +389,47 @@ impl Game {
             };
             let (score, depth) = match m.note {
                 MoveNote::Searched { score, depth } => {
-                    (score_json(white_view(score, mover)), Json::int(depth))
+                    (score_json(white_view(score, mover)), json!(depth))
                 }
                 _ => (Json::Null, Json::Null),
             };
-            Json::obj([
-                ("uci", Json::str(&m.uci)),
-                ("san", Json::str(&m.san)),
-                ("fen", Json::str(&m.fen)),
-                ("score", score),
-                ("depth", depth),
-                ("book", Json::Bool(m.note == MoveNote::Book)),
-                ("clock_ms", m.clock_ms.map(|ms| Json::int(ms as i64)).into()),
-            ])
+            json!({
+                "uci": m.uci,
+                "san": m.san,
+                "fen": m.fen,
+                "score": score,
+                "depth": depth,
+                "book": m.note == MoveNote::Book,
+                "clock_ms": m.clock_ms,
+            })
         });
         let legal: Vec<Json> = if self.is_playing() {
             legal_moves(&self.position)
                 .iter()
-                .map(|m| Json::str(m.to_uci(self.chess960)))
+                .map(|m| json!(m.to_uci(self.chess960)))
                 .collect()
         } else {
             Vec::new()
         };
         let settings = self.settings;
-        Json::obj([
-            ("id", Json::int(self.id as i64)),
-            ("version", Json::int(self.version as i64)),
-            ("start_fen", Json::str(self.start.to_fen())),
-            ("fen", Json::str(self.position.to_fen())),
-            ("moves", Json::Arr(moves.collect())),
-            ("turn", Json::str(color_name(self.turn()))),
-            ("legal", Json::Arr(legal)),
-            ("status", Json::str(self.status.name())),
-            ("result", Json::str(result_text(self.result))),
-            ("clocks", self.clocks_json(now)),
-            ("human", Json::str(settings.humans.name())),
-            (
-                "tc",
-                Json::str(settings.clock.map_or("none".to_string(), |c| c.text())),
-            ),
-            ("elo", settings.elo.map(Json::int).into()),
-            ("chess960", Json::Bool(self.chess960)),
-            ("thinking", Json::Bool(thinking)),
-            ("book", book),
-        ])
+        json!({
+            "id": self.id,
+            "version": self.version,
+            "start_fen": self.start.to_fen(),
+            "fen": self.position.to_fen(),
+            "moves": moves.collect::<Vec<Json>>(),
+            "turn": color_name(self.turn()),
+            "legal": legal,
+            "status": self.status.name(),
+            "result": result_text(self.result),
+            "clocks": self.clocks_json(now),
+            "human": settings.humans.name(),
+            "tc": settings.clock.map_or("none".to_string(), |c| c.text()),
+            "elo": settings.elo,
+            "chess960": self.chess960,
+            "thinking": thinking,
+            "book": book,
+        })
     }
 }
 
@@ -465,8 +453,8 @@ pub fn white_view(score: InfoScore, mover: Color) -> InfoScore {
 /// `{"cp": N}` or `{"mate": N}`.
 pub fn score_json(score: InfoScore) -> Json {
     match score {
-        InfoScore::Cp(cp) => Json::obj([("cp", Json::int(cp))]),
-        InfoScore::Mate(n) => Json::obj([("mate", Json::int(n))]),
+        InfoScore::Cp(cp) => json!({ "cp": cp }),
+        InfoScore::Mate(n) => json!({ "mate": n }),
     }
 }
 

@@ -1,7 +1,9 @@
 //! The HTTP side of `kiln serve`: binds the port, says where, and serves
-//! each request on its own thread (an event stream holds its thread for as
-//! long as it lasts, and never holds up another request). Every request is
-//! checked before anything else is read:
+//! each connection on a thread of its own, at most `MAX_ACTIVE_REQUESTS`
+//! at once (`slots`: a connection still sending its request makes way for
+//! a newcomer; one being served does not, and when all are served the
+//! newcomer gets 503). One request per connection (`conn`), which closes
+//! after the answer. Every request is checked before its body is read:
 //!
 //! - its `Host` must name this server (the bound host, `127.0.0.1` or
 //!   `localhost`, with the port): a page on another site that rebinds its
@@ -10,7 +12,8 @@
 //! - every `/api` call carries the launch's token (`X-Kiln-Token`; an event
 //!   stream, which a browser opens without headers, may give `token=` in
 //!   its query) (403);
-//! - a body is at most 64 KB (413).
+//! - a body must announce its length (411), at most 64 KB (413), and only
+//!   then is it read; the page's files read none.
 //!
 //! Pages go out with `Content-Security-Policy: default-src 'self'` and
 //! `X-Content-Type-Options: nosniff`.
@@ -18,26 +21,27 @@
 use super::api::{self, Answer, Routed};
 use super::args::ServeArgs;
 use super::assets;
+use super::conn::{self, BodyError, HeadError, Request};
 use super::error::ApiError;
 use super::events;
 use super::form::Form;
-use super::json::Json;
 use super::referee::Referee;
+use super::slots::Slots;
+use serde_json::Value as Json;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
-use std::io::{Read, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
-use tiny_http::{Request, Server};
+use std::time::Duration;
 
 /// The largest request body read.
 pub const MAX_BODY: usize = 64 * 1024;
-/// A request that announces a body larger than this is left unanswered
-/// (tiny_http would buffer the announced size to discard it).
-const MAX_ANNOUNCED_BODY: usize = 64 * 1024 * 1024;
-/// Requests served at once, each on a thread of its own (an event stream
-/// holds its thread for as long as it lasts); more get 503 at once.
+/// Connections served at once, each on a thread of its own (an event
+/// stream holds its thread for as long as it lasts): the bound on the
+/// server's request threads. See `slots` for who makes way.
 pub const MAX_ACTIVE_REQUESTS: usize = 64;
+/// How long a newcomer waits for a connection cut off to make way.
+const MAKE_WAY_TIME: Duration = Duration::from_secs(5);
 /// Engines live at once (see `engines`).
 pub const LIVE_ENGINES: usize = 4;
 
@@ -101,13 +105,12 @@ impl std::error::Error for BindError {}
 
 /// Binds `args.host:args.port` and serves on a thread of its own.
 pub fn start(args: &ServeArgs) -> Result<Running, BindError> {
-    let server = Server::http((args.host.as_str(), args.port))
+    let listener = TcpListener::bind((args.host.as_str(), args.port))
         .map_err(|e| BindError(format!("cannot listen on {}:{}: {e}", args.host, args.port)))?;
-    let port = server
-        .server_addr()
-        .to_ip()
+    let port = listener
+        .local_addr()
         .map(|a| a.port())
-        .ok_or_else(|| BindError("not listening on an IP address".to_string()))?;
+        .map_err(|e| BindError(format!("no address to listen on: {e}")))?;
     let host = if args.host.contains(':') {
         format!("[{}]", args.host)
     } else {
@@ -128,27 +131,10 @@ pub fn start(args: &ServeArgs) -> Result<Running, BindError> {
         token: token.clone(),
         referee: Referee::start(LIVE_ENGINES, setup),
     });
-    std::thread::spawn(move || {
-        let active = Arc::new(AtomicUsize::new(0));
-        for request in server.incoming_requests() {
-            // A flood of connections gets 503s, not a thread each.
-            if active.load(Ordering::SeqCst) >= MAX_ACTIVE_REQUESTS {
-                let error = ApiError::new(503, "too many requests at once; try again");
-                send_error(request, &error);
-                continue;
-            }
-            let slot = ActiveRequest::take(&active);
-            let site = Arc::clone(&site);
-            // A thread the system cannot make drops the request (its
-            // connection closes) rather than stopping the server.
-            let _ = std::thread::Builder::new()
-                .name("serve-request".into())
-                .spawn(move || {
-                    let _slot = slot;
-                    site.handle(request)
-                });
-        }
-    });
+    std::thread::Builder::new()
+        .name("serve-accept".into())
+        .spawn(move || accept(&listener, &site))
+        .map_err(|e| BindError(format!("cannot start the server's thread: {e}")))?;
     Ok(Running {
         url: format!("http://{host}:{port}/"),
         port,
@@ -156,65 +142,84 @@ pub fn start(args: &ServeArgs) -> Result<Running, BindError> {
     })
 }
 
-/// One request being served: counted in `active` while it lives.
-struct ActiveRequest(Arc<AtomicUsize>);
-
-impl ActiveRequest {
-    fn take(active: &Arc<AtomicUsize>) -> ActiveRequest {
-        active.fetch_add(1, Ordering::SeqCst);
-        ActiveRequest(Arc::clone(active))
+/// Accepts connections for ever, each served on a thread of its own while
+/// it holds a slot.
+fn accept(listener: &TcpListener, site: &Arc<Site>) {
+    let slots = Slots::new(MAX_ACTIVE_REQUESTS);
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else {
+            // Out of descriptors, say: give the system a moment.
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
+        };
+        let Some(slot) = slots.take(&stream, MAKE_WAY_TIME) else {
+            refuse_busy(stream);
+            continue;
+        };
+        let site = Arc::clone(site);
+        // A thread the system cannot make drops the connection (and its
+        // slot) rather than stopping the server.
+        let _ = std::thread::Builder::new()
+            .name("serve-request".into())
+            .spawn(move || {
+                let request = match Request::read(stream) {
+                    Ok(request) => request,
+                    Err((error, stream)) => return refuse_head(error, stream),
+                };
+                site.handle(request, &|| slot.serving());
+            });
     }
 }
 
-impl Drop for ActiveRequest {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
+/// 503 to a connection that found every slot serving, written on the
+/// accepting thread: without waiting for the request, which is dropped.
+fn refuse_busy(stream: TcpStream) {
+    let error = ApiError::new(503, "too many requests at once; try again");
+    let body = format!("{}\n", error.json()).into_bytes();
+    let _ = stream.set_nonblocking(true);
+    let _ = conn::write_answer(&mut &stream, 503, &headers(JSON, &[]), &body, false);
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    // What the request already sent, so closing does not reset the answer.
+    let _ = std::io::copy(&mut &stream, &mut std::io::sink());
 }
 
-/// Sends `body` with `status` and `content_type`, and the common headers,
-/// and closes the connection. tiny_http serves each connection on a pool
-/// thread for as long as the client keeps it open, and its pool can leave
-/// a newly accepted connection queued behind kept-alive ones when a
-/// browser opens several at once (a page load that never finishes); a
-/// connection closed after each answer frees its thread at once. So the
-/// answer is written here, with `Connection: close`, which tiny_http's
-/// `Response` does not let a handler add.
-fn send(request: Request, status: u16, content_type: &str, body: Vec<u8>, extra: &[(&str, &str)]) {
-    let head_only = request.method().as_str().eq_ignore_ascii_case("HEAD");
-    let reason = tiny_http::StatusCode(status).default_reason_phrase();
-    let mut head = format!("HTTP/1.1 {status} {reason}\r\n");
-    let content = [("Content-Type", content_type)];
-    for &(name, value) in COMMON_HEADERS.iter().chain(extra).chain(&content) {
-        head += &format!("{name}: {value}\r\n");
-    }
-    head += &format!(
-        "Content-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
+/// The answer to a head that could not be read, if any.
+fn refuse_head(error: HeadError, stream: TcpStream) {
+    let error = match error {
+        HeadError::Gone => return,
+        HeadError::Malformed => ApiError::bad_request("not an HTTP request"),
+        HeadError::TooLarge => ApiError::new(431, "the request's head is too large"),
+    };
+    let body = format!("{}\n", error.json()).into_bytes();
+    let _ = conn::write_answer(
+        &mut &stream,
+        error.status,
+        &headers(JSON, &[]),
+        &body,
+        false,
     );
-    let mut out = request.into_writer();
-    // A client that has gone is no error of the server's.
-    let _ = out
-        .write_all(head.as_bytes())
-        .and_then(|()| {
-            if head_only {
-                Ok(())
-            } else {
-                out.write_all(&body)
-            }
-        })
-        .and_then(|()| out.flush());
+    conn::close(stream);
+}
+
+/// The content type of JSON answers.
+const JSON: &str = "application/json; charset=utf-8";
+
+/// The common headers, `extra`, and `Content-Type`.
+fn headers<'a>(content_type: &'a str, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut all = COMMON_HEADERS.to_vec();
+    all.extend_from_slice(extra);
+    all.push(("Content-Type", content_type));
+    all
+}
+
+/// Answers `request` with `body` and closes its connection.
+fn send(request: Request, status: u16, content_type: &str, body: Vec<u8>, extra: &[(&str, &str)]) {
+    request.respond(status, &headers(content_type, extra), &body);
 }
 
 fn send_json(request: Request, status: u16, json: &Json) {
     let body = format!("{json}\n").into_bytes();
-    send(
-        request,
-        status,
-        "application/json; charset=utf-8",
-        body,
-        &[],
-    );
+    send(request, status, JSON, body, &[]);
 }
 
 fn send_error(request: Request, error: &ApiError) {
@@ -236,20 +241,12 @@ impl Site {
             .is_some_and(|host| self.is_our_host(host))
     }
 
-    fn handle(&self, request: Request) {
-        if request.body_length().unwrap_or(0) > MAX_ANNOUNCED_BODY {
-            std::mem::forget(request);
-            return;
-        }
-        let find = |name: &'static str| {
-            request
-                .headers()
-                .iter()
-                .find(|h| h.field.equiv(name))
-                .map(|h| h.value.as_str().to_string())
-        };
-        let (host, origin, token) = (find("Host"), find("Origin"), find("X-Kiln-Token"));
-        if !host.as_deref().is_some_and(|h| self.is_our_host(h)) {
+    /// Checks and answers `request`; `read` is called once the request
+    /// has been read whole (its connection is then no longer one that
+    /// makes way for another).
+    fn handle(&self, request: Request, read: &dyn Fn()) {
+        let host = request.header("Host");
+        if !host.is_some_and(|h| self.is_our_host(h)) {
             return send_error(
                 request,
                 &ApiError::new(
@@ -258,29 +255,31 @@ impl Site {
                 ),
             );
         }
-        if origin.as_deref().is_some_and(|o| !self.is_our_origin(o)) {
+        if request
+            .header("Origin")
+            .is_some_and(|o| !self.is_our_origin(o))
+        {
             return send_error(
                 request,
                 &ApiError::new(403, "requests from other sites are refused (Origin header)"),
             );
         }
-        let method = request.method().as_str().to_ascii_uppercase();
-        let url = request.url().to_string();
-        let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-        if path == "/api" || path.starts_with("/api/") {
-            self.handle_api(request, &method, path, query, token);
+        if request.path == "/api" || request.path.starts_with("/api/") {
+            self.handle_api(request, read);
         } else {
-            self.handle_page(request, &method, path);
+            read();
+            self.handle_page(request);
         }
     }
 
-    fn handle_page(&self, request: Request, method: &str, path: &str) {
+    fn handle_page(&self, request: Request) {
+        let method = request.method.as_str();
         if method != "GET" && method != "HEAD" {
             let error = ApiError::new(405, format!("{method} is not allowed here"));
             let body = format!("{}\n", error.json()).into_bytes();
-            let json = "application/json; charset=utf-8";
-            return send(request, 405, json, body, &[("Allow", "GET, HEAD")]);
+            return send(request, 405, JSON, body, &[("Allow", "GET, HEAD")]);
         }
+        let path = request.path.as_str();
         let page = if path == "/" || path == "/index.html" {
             assets::find("/").zip(assets::index_page(&self.token))
         } else {
@@ -292,51 +291,50 @@ impl Site {
         }
     }
 
-    fn handle_api(
-        &self,
-        mut request: Request,
-        method: &str,
-        path: &str,
-        query: &str,
-        token: Option<String>,
-    ) {
-        let query = match Form::parse(query.as_bytes()) {
+    fn handle_api(&self, mut request: Request, read: &dyn Fn()) {
+        let query = match Form::parse(request.query.as_bytes()) {
             Ok(query) => query,
             Err(e) => return send_error(request, &e.into()),
         };
         // A browser's EventSource sends no headers of the page's choosing.
-        let token = token.or_else(|| {
-            (path == "/api/events")
-                .then(|| query.get("token").map(str::to_string))
-                .flatten()
-        });
+        let token = request
+            .header("X-Kiln-Token")
+            .map(str::to_string)
+            .or_else(|| {
+                (request.path == "/api/events")
+                    .then(|| query.get("token").map(str::to_string))
+                    .flatten()
+            });
         if !token.is_some_and(|t| same_secret(&t, &self.token)) {
             let message = "missing or wrong token (X-Kiln-Token: the one in the page)";
             return send_error(request, &ApiError::new(403, message));
         }
-        let too_large = || ApiError::new(413, format!("the body is over {} KB", MAX_BODY / 1024));
-        if request.body_length().unwrap_or(0) > MAX_BODY {
-            return send_error(request, &too_large());
-        }
-        let mut body = Vec::new();
-        let read = request
-            .as_reader()
-            .take(MAX_BODY as u64 + 1)
-            .read_to_end(&mut body);
-        if read.is_err() {
-            return send_error(
-                request,
-                &ApiError::bad_request("the body could not be read"),
-            );
-        }
-        if body.len() > MAX_BODY {
-            return send_error(request, &too_large());
-        }
+        let body = match request.read_body(MAX_BODY) {
+            Ok(body) => body,
+            Err(e) => {
+                let error = match e {
+                    BodyError::TooLarge => {
+                        ApiError::new(413, format!("the body is over {} KB", MAX_BODY / 1024))
+                    }
+                    BodyError::LengthRequired => {
+                        ApiError::new(411, "send the body with a Content-Length")
+                    }
+                    BodyError::BadLength => {
+                        ApiError::bad_request("the Content-Length is not a number")
+                    }
+                    BodyError::Short => ApiError::bad_request("the body could not be read"),
+                };
+                return send_error(request, &error);
+            }
+        };
+        read();
         let form = match Form::parse(&body) {
             Ok(form) => form,
             Err(e) => return send_error(request, &e.into()),
         };
-        match api::route(&self.referee, method, path, &query, &form) {
+        let method = request.method.clone();
+        let path = request.path.clone();
+        match api::route(&self.referee, &method, &path, &query, &form) {
             Routed::NotFound => send_error(request, &ApiError::not_found("no such API path")),
             Routed::WrongMethod(allowed) => {
                 let error = ApiError::new(
@@ -344,8 +342,7 @@ impl Site {
                     format!("{method} is not allowed here; use {}", allowed.0),
                 );
                 let body = format!("{}\n", error.json()).into_bytes();
-                let json = "application/json; charset=utf-8";
-                send(request, 405, json, body, &[("Allow", allowed.0)]);
+                send(request, 405, JSON, body, &[("Allow", allowed.0)]);
             }
             Routed::Answer(Err(error)) => send_error(request, &error),
             Routed::Answer(Ok(Answer::Json(status, json))) => send_json(request, status, &json),
@@ -357,15 +354,18 @@ impl Site {
                 &[],
             ),
             Routed::Answer(Ok(Answer::Events(receiver))) => {
-                let version = request.http_version();
-                let chunked = (version.0, version.1) >= (1, 1);
+                let chunked = request.http11;
                 let mut head =
                     String::from("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n");
                 for (name, value) in COMMON_HEADERS {
                     head += &format!("{name}: {value}\r\n");
                 }
-                let writer = request.into_writer();
-                let _ = events::stream(writer, &head, chunked, receiver);
+                let stream = request.into_stream();
+                let mut out = &stream;
+                let _ = events::stream(&mut out, &head, chunked, receiver, &mut || {
+                    conn::peer_gone(&stream)
+                });
+                conn::close(stream);
             }
         }
     }

@@ -1,12 +1,14 @@
 //! `kiln serve`: play and analyse in the browser. An HTTP server (`http`:
-//! routing, limits, the checks against other sites) serves one page
-//! embedded at build time (`assets`) and a small API (`api`, with
-//! `settings` for a new game's fields, `form` for request bodies and
-//! `json` for answers, `error` for refusals). Behind it the `referee` keeps
-//! the games (`game`: moves, clocks, endings; `pgn` writes them) and drives
-//! one `uci::Engine` per game through UCI commands, at most a few live at
-//! once (`engines`), and sends what happens as Server-Sent Events
-//! (`events`). `args` is the tool's usage and command line. Nothing here
+//! routing, limits, the checks against other sites; `conn` reads a
+//! request and writes its answer, `slots` bounds the connections and their
+//! threads) serves one page embedded at build time (`assets`) and a small
+//! API (`api`, with `settings` for a new game's fields, `form` for request
+//! bodies, `error` for refusals; answers are serde_json values). Behind it
+//! the `referee` keeps the games (`game`: moves, clocks, endings; `pgn`
+//! writes them) and drives one `uci::Engine` per game through UCI
+//! commands, at most a few live at once (`engines`), and sends what
+//! happens as Server-Sent Events (`events`). `args` is the tool's usage
+//! and command line. Nothing here
 //! runs, and nothing is allocated, unless `kiln serve` is run.
 //!
 //! Layering: `serve` sits above `uci`, `chess`, `data` and `tools` and
@@ -15,16 +17,17 @@
 pub mod api;
 pub mod args;
 pub mod assets;
+pub mod conn;
 pub mod engines;
 pub mod error;
 pub mod events;
 pub mod form;
 pub mod game;
 pub mod http;
-pub mod json;
 pub mod pgn;
 pub mod referee;
 pub mod settings;
+pub mod slots;
 
 use crate::tools::Tool;
 use std::io::Write;

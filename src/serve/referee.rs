@@ -16,12 +16,12 @@ use super::engines::{EnginePool, Note, PoolFull, Seat};
 use super::error::ApiError;
 use super::events::{format_event, Hub};
 use super::game::{color_name, score_json, Game, MoveNote};
-use super::json::Json;
 use super::settings::{MoveLimit, Settings};
 use crate::book::Book;
 use crate::chess::{Color, Move, Position};
 use crate::uci::info_line::{InfoLine, InfoScore, ScoreBound};
 use crate::uci::Reply;
+use serde_json::{json, Map, Value as Json};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver};
@@ -103,82 +103,77 @@ fn uci_moves(moves: impl Iterator<Item = String>) -> String {
 /// The book's moves in `pos`, as the state (and `GET /api/book`) shows
 /// them.
 pub fn book_json(pos: &Position, chess960: bool) -> Json {
-    Json::Arr(
+    Json::Array(
         Book::embedded()
             .probe(pos)
             .iter()
             .map(|b| {
-                Json::obj([
-                    ("uci", Json::str(b.mv.to_uci(chess960))),
-                    ("san", Json::str(pos.to_san(b.mv))),
-                    ("weight", Json::int(b.weight)),
-                ])
+                json!({
+                    "uci": b.mv.to_uci(chess960),
+                    "san": pos.to_san(b.mv),
+                    "weight": b.weight,
+                })
             })
             .collect(),
     )
 }
 
+/// The members of a JSON object (`json!({...})` always makes one).
+fn members(object: Json) -> Map<String, Json> {
+    match object {
+        Json::Object(members) => members,
+        _ => Map::new(),
+    }
+}
+
 /// An `info` event: `source` (who searched which position), then the
 /// report read from `root` (see `info_json`).
 fn info_event(
-    mut source: Vec<(&'static str, Json)>,
+    mut source: Map<String, Json>,
     line: &InfoLine,
     root: &Position,
     chess960: bool,
 ) -> Json {
     source.extend(info_json(line, root, chess960));
-    Json::obj(source)
+    Json::Object(source)
 }
 
 /// A search report as the `info` event carries it: `pv` in UCI and SAN
 /// (from `root`), the score from the side to move's view.
-pub fn info_json(line: &InfoLine, root: &Position, chess960: bool) -> Vec<(&'static str, Json)> {
+pub fn info_json(line: &InfoLine, root: &Position, chess960: bool) -> Map<String, Json> {
     let mut pos = *root;
     let mut san = Vec::new();
     for text in &line.pv {
         let Some(mv) = pos.parse_uci_move(text, chess960) else {
             break;
         };
-        san.push(Json::str(pos.to_san(mv)));
+        san.push(pos.to_san(mv));
         pos.make_move(mv);
     }
-    let number = |n: Option<u64>| n.map(|n| Json::Num(n as f64)).into();
-    vec![
-        ("depth", Json::int(line.depth)),
-        ("seldepth", number(line.seldepth.map(|n| n as u64))),
-        ("multipv", Json::int(line.multipv.unwrap_or(1) as i64)),
-        ("score", score_json(line.score)),
-        (
-            "bound",
-            match line.bound {
-                Some(ScoreBound::Lower) => Json::str("lower"),
-                Some(ScoreBound::Upper) => Json::str("upper"),
-                None => Json::Null,
-            },
-        ),
-        (
-            "wdl",
-            line.wdl
-                .map(|w| {
-                    Json::obj([
-                        ("win", Json::int(w.win)),
-                        ("draw", Json::int(w.draw)),
-                        ("loss", Json::int(w.loss)),
-                    ])
-                })
-                .into(),
-        ),
-        ("nodes", number(line.nodes)),
-        ("nps", number(line.nps)),
-        ("time_ms", number(line.time_ms)),
-        ("hashfull", number(line.hashfull.map(u64::from))),
-        ("tbhits", number(line.tbhits)),
-        (
-            "pv",
-            Json::Arr(line.pv.iter().map(|m| Json::str(m.as_str())).collect()),
-        ),
-        ("pv_san", Json::Arr(san)),
-    ]
+    let bound = match line.bound {
+        Some(ScoreBound::Lower) => Some("lower"),
+        Some(ScoreBound::Upper) => Some("upper"),
+        None => None,
+    };
+    let wdl = line
+        .wdl
+        .map(|w| json!({ "win": w.win, "draw": w.draw, "loss": w.loss }));
+    let report = json!({
+        "depth": line.depth,
+        "seldepth": line.seldepth,
+        "multipv": line.multipv.unwrap_or(1),
+        "score": score_json(line.score),
+        "bound": bound,
+        "wdl": wdl,
+        "nodes": line.nodes,
+        "nps": line.nps,
+        "time_ms": line.time_ms,
+        "hashfull": line.hashfull,
+        "tbhits": line.tbhits,
+        "pv": line.pv,
+        "pv_san": san,
+    });
+    members(report)
 }
 
 impl Referee {
@@ -215,7 +210,7 @@ impl Referee {
         let book = if t.game.is_playing() {
             book_json(pos, t.game.chess960)
         } else {
-            Json::Arr(Vec::new())
+            Json::Array(Vec::new())
         };
         t.game.state_json(now, t.search.is_some(), book)
     }
@@ -504,13 +499,13 @@ impl Referee {
                 started: Instant::now(),
             },
         );
-        Ok(Json::obj([
-            ("analysis", Json::int(channel as i64)),
-            ("game", game.map(|g| Json::int(g.id as i64)).into()),
-            ("fen", Json::str(root.to_fen())),
-            ("ply", Json::int(moves.len() as i64)),
-            ("multipv", Json::int(multipv as i64)),
-        ]))
+        Ok(json!({
+            "analysis": channel,
+            "game": game.map(|g| g.id),
+            "fen": root.to_fen(),
+            "ply": moves.len(),
+            "multipv": multipv,
+        }))
     }
 
     /// Starts an analysis of `target` with `multipv` lines; says which
@@ -600,12 +595,12 @@ impl Referee {
                 wdl,
                 chess960,
             } => {
-                let source = vec![
-                    ("source", Json::str("game")),
-                    ("game", Json::int(id as i64)),
-                    ("ply", Json::int(t.game.moves().len() as i64)),
-                    ("fen", Json::str(t.game.position().to_fen())),
-                ];
+                let source = members(json!({
+                    "source": "game",
+                    "game": id,
+                    "ply": t.game.moves().len(),
+                    "fen": t.game.position().to_fen(),
+                }));
                 let line = InfoLine::from_search(&info, wdl, chess960);
                 let event = info_event(source, &line, t.game.position(), t.game.chess960);
                 self.hub.publish(id, "info", &event);
@@ -632,18 +627,18 @@ impl Referee {
         let played = t.game.play(mv, made, Instant::now()).is_ok();
         if played {
             let (score, depth) = match made {
-                MoveNote::Searched { score, depth } => (score_json(score), Json::int(depth)),
+                MoveNote::Searched { score, depth } => (score_json(score), json!(depth)),
                 _ => (Json::Null, Json::Null),
             };
-            let data = Json::obj([
-                ("game", Json::int(id as i64)),
-                ("ply", Json::int(ply as i64)),
-                ("uci", Json::str(mv.to_uci(t.game.chess960))),
-                ("san", Json::str(san)),
-                ("score", score),
-                ("depth", depth),
-                ("book", Json::Bool(made == MoveNote::Book)),
-            ]);
+            let data = json!({
+                "game": id,
+                "ply": ply,
+                "uci": mv.to_uci(t.game.chess960),
+                "san": san,
+                "score": score,
+                "depth": depth,
+                "book": made == MoveNote::Book,
+            });
             self.hub.publish(id, "bestmove", &data);
         }
         self.changed(&mut t);
@@ -656,13 +651,13 @@ impl Referee {
         let Some(a) = analyses.get(&channel).filter(|a| a.ticket == note.ticket) else {
             return;
         };
-        let source = [
-            ("source", Json::str("analysis")),
-            ("analysis", Json::int(channel as i64)),
-            ("game", a.game.map(|g| Json::int(g as i64)).into()),
-            ("ply", Json::int(a.ply as i64)),
-            ("fen", Json::str(a.root.to_fen())),
-        ];
+        let source = members(json!({
+            "source": "analysis",
+            "analysis": channel,
+            "game": a.game,
+            "ply": a.ply,
+            "fen": a.root.to_fen(),
+        }));
         match note.reply {
             Reply::Info {
                 info,
@@ -670,15 +665,16 @@ impl Referee {
                 chess960,
             } => {
                 let line = InfoLine::from_search(&info, wdl, chess960);
-                let event = info_event(source.to_vec(), &line, &a.root, a.chess960);
+                let event = info_event(source, &line, &a.root, a.chess960);
                 self.hub.publish(channel, "info", &event);
             }
             Reply::BestMove { result, .. } => {
                 lock(&self.pool).finished(Seat::Analyst(channel), note.ticket);
-                let mut data = source.to_vec();
-                data.push(("uci", Json::str(result.best.to_uci(a.chess960))));
-                data.push(("score", score_json(InfoScore::from_search(result.score))));
-                self.hub.publish(channel, "bestmove", &Json::obj(data));
+                let mut data = source;
+                data.insert("uci".into(), json!(result.best.to_uci(a.chess960)));
+                let score = score_json(InfoScore::from_search(result.score));
+                data.insert("score".into(), score);
+                self.hub.publish(channel, "bestmove", &Json::Object(data));
             }
             _ => {}
         }

@@ -3,6 +3,15 @@
 //! in a range, or any value `FromStr` reads), and why a command line was
 //! refused. Each tool's `Config::from_args` uses it; the
 //! parsers print nothing, `main` reports the error with the tool's usage.
+//!
+//! Weighed against crates (issue 62), and kept. lexopt (1.3 s of clean
+//! build) would replace only the cursor, `next_flag` and `value`, some
+//! twenty lines: the error type, the range checks and each tool's usage
+//! stay, and every tool's loop would be rewritten for `--flag=value` and
+//! short flags that no tool offers. clap (12 crates, 36.9 s of clean
+//! build without its derive, which would add syn to the release build)
+//! would replace the tools' parsers and usage texts with its own, for
+//! roughly ten times the build time of the whole serve stack.
 
 use std::fmt;
 use std::ops::RangeBounds;
