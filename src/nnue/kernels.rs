@@ -1,13 +1,16 @@
 //! The two inner loops of inference, the accumulator update and the output
-//! layer, for each instruction set Kiln uses. Every version computes the
-//! same integers: the tests run them side by side.
+//! layer, written once over the vector primitives of `simd` and run with
+//! the widest instruction set the CPU has. Every instruction set computes
+//! the same integers: the tests run them side by side.
 //!
 //! AVX-512 (F and BW), else AVX2, is chosen at run time when the CPU has
 //! it (a portable build, e.g. for `target-cpu=x86-64-v2`, may not assume it
-//! at compile time); everything else (ARM, older x86) runs the portable
-//! loops, written so the compiler vectorises them for whatever the target
-//! has.
+//! at compile time): each has an entry point compiled for it, which
+//! instantiates the generic kernel with its vector type. Everything else
+//! (ARM, older x86) runs the portable vector, whose plain loops the
+//! compiler vectorises for whatever the target has.
 
+use super::simd::{Portable, Vector};
 use super::{Network, HIDDEN, QA};
 
 /// One accumulator half, or one row of input weights.
@@ -76,14 +79,14 @@ impl Kernels {
     #[inline]
     pub fn update(self, net: &Network, dst: &mut Row, src: &Row, added: &[u16], removed: &[u16]) {
         match self.0 {
-            Isa::Portable => update(net, dst, src, added, removed),
+            Isa::Portable => update::<Portable>(net, dst, src, added, removed),
             // SAFETY: `Isa::Avx2` exists only where AVX2 was detected.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => unsafe { avx2::update(net, dst, src, added, removed) },
+            Isa::Avx2 => unsafe { x86::avx2_update(net, dst, src, added, removed) },
             // SAFETY: `Isa::Avx512` exists only where AVX-512 F and BW were
             // detected.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { avx512::update(net, dst, src, added, removed) },
+            Isa::Avx512 => unsafe { x86::avx512_update(net, dst, src, added, removed) },
         }
     }
 
@@ -92,235 +95,125 @@ impl Kernels {
     #[inline]
     pub fn output_sum(self, w2: &[Row; 2], ours: &Row, theirs: &Row) -> i64 {
         match self.0 {
-            Isa::Portable => output_sum(w2, ours, theirs),
+            Isa::Portable => output_sum::<Portable>(w2, ours, theirs),
             // SAFETY: `Isa::Avx2` exists only where AVX2 was detected.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => unsafe { avx2::output_sum(w2, ours, theirs) },
+            Isa::Avx2 => unsafe { x86::avx2_output_sum(w2, ours, theirs) },
             // SAFETY: `Isa::Avx512` exists only where AVX-512 F and BW were
             // detected.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { avx512::output_sum(w2, ours, theirs) },
+            Isa::Avx512 => unsafe { x86::avx512_output_sum(w2, ours, theirs) },
         }
     }
 }
 
-/// The accumulator update, written so the compiler vectorises it for
-/// whichever instruction set the caller is compiled for. A quiet move
-/// adds one row and removes one; a capture removes two; castling moves two
-/// pieces.
+// Every loop below steps through whole registers of the widest vector.
+const _: () = assert!(HIDDEN.is_multiple_of(32));
+
+/// Registers of the accumulator held across the rows of one update: the
+/// accumulator is walked in blocks of this many registers, each loaded
+/// from `src` once, given every row's values and stored once. The largest
+/// of 8, 4, 2, 1 that divides the accumulator's registers (`regs`): 8
+/// leaves half of AVX2's sixteen registers for the rows' loads.
+const fn block_registers(regs: usize) -> usize {
+    match regs {
+        r if r.is_multiple_of(8) => 8,
+        r if r.is_multiple_of(4) => 4,
+        r if r.is_multiple_of(2) => 2,
+        _ => 1,
+    }
+}
+
+/// `dst = src + Σ rows(added) − Σ rows(removed)`, block by block of
+/// `block_registers` registers (wrapping). With arrays of fixed length
+/// (the usual shapes below) the compiler unrolls the loops over rows.
 #[inline(always)]
-fn update(net: &Network, dst: &mut Row, src: &Row, added: &[u16], removed: &[u16]) {
-    let row = |f: u16| &net.w1[f as usize];
+fn apply<V: Vector>(net: &Network, dst: &mut Row, src: &Row, added: &[u16], removed: &[u16]) {
+    let block = block_registers(HIDDEN / V::LANES);
+    for start in (0..HIDDEN).step_by(block * V::LANES) {
+        let at = |j: usize| start + j * V::LANES;
+        let mut regs = [V::splat(0); 8];
+        for (j, reg) in regs.iter_mut().enumerate().take(block) {
+            *reg = V::load(&src[at(j)..]);
+        }
+        for &f in added {
+            let row = &net.w1[f as usize];
+            for (j, reg) in regs.iter_mut().enumerate().take(block) {
+                *reg = reg.add(V::load(&row[at(j)..]));
+            }
+        }
+        for &f in removed {
+            let row = &net.w1[f as usize];
+            for (j, reg) in regs.iter_mut().enumerate().take(block) {
+                *reg = reg.sub(V::load(&row[at(j)..]));
+            }
+        }
+        for (j, reg) in regs.iter().enumerate().take(block) {
+            reg.store(&mut dst[at(j)..]);
+        }
+    }
+}
+
+/// The accumulator update. The usual shapes (a quiet move adds one row
+/// and removes one; a capture removes two; castling moves two pieces)
+/// are passed on as arrays of fixed length, so the compiler unrolls them;
+/// a refresh and the rarer shapes take the rows as they come.
+#[inline(always)]
+fn update<V: Vector>(net: &Network, dst: &mut Row, src: &Row, added: &[u16], removed: &[u16]) {
     match (added, removed) {
-        (&[a], &[r]) => {
-            let (a, r) = (row(a), row(r));
-            for i in 0..HIDDEN {
-                dst[i] = src[i].wrapping_add(a[i]).wrapping_sub(r[i]);
-            }
-        }
-        (&[a], &[r1, r2]) => {
-            let (a, r1, r2) = (row(a), row(r1), row(r2));
-            for i in 0..HIDDEN {
-                dst[i] = src[i]
-                    .wrapping_add(a[i])
-                    .wrapping_sub(r1[i])
-                    .wrapping_sub(r2[i]);
-            }
-        }
-        (&[a1, a2], &[r1, r2]) => {
-            let (a1, a2, r1, r2) = (row(a1), row(a2), row(r1), row(r2));
-            for i in 0..HIDDEN {
-                dst[i] = src[i]
-                    .wrapping_add(a1[i])
-                    .wrapping_add(a2[i])
-                    .wrapping_sub(r1[i])
-                    .wrapping_sub(r2[i]);
-            }
-        }
-        _ => {
-            *dst = *src;
-            for &f in added {
-                let a = row(f);
-                for i in 0..HIDDEN {
-                    dst[i] = dst[i].wrapping_add(a[i]);
-                }
-            }
-            for &f in removed {
-                let r = row(f);
-                for i in 0..HIDDEN {
-                    dst[i] = dst[i].wrapping_sub(r[i]);
-                }
-            }
-        }
+        (&[a], &[r]) => apply::<V>(net, dst, src, &[a], &[r]),
+        (&[a], &[r1, r2]) => apply::<V>(net, dst, src, &[a], &[r1, r2]),
+        (&[a1, a2], &[r1, r2]) => apply::<V>(net, dst, src, &[a1, a2], &[r1, r2]),
+        _ => apply::<V>(net, dst, src, added, removed),
     }
 }
 
-/// Neurons the portable output layer sums in one i32: 256 terms of at most
-/// 255² × 127 stay below 2^31, so each block's sum is exact. A single i32
-/// sum per block is what the compiler vectorises best (a 4× faster loop
-/// than summing in i64, measured with and without AVX2).
-const OUTPUT_BLOCK: usize = 256;
-
-/// The output layer in plain integers: `x = clamp(acc, 0, QA)`, then
-/// `(x · w) · x`; `x · w` fits an i16 because the file's output weights
-/// are within ±127 (`file::MAX_OUTPUT_WEIGHT`), as in the SIMD version.
+/// The output layer a register at a time: `x = clamp(acc, 0, QA)`, then
+/// `x · w` in i16 (exact: the file's output weights are within ±127,
+/// `file::MAX_OUTPUT_WEIGHT`), then `madd` with `x` into i32 lanes. A
+/// lane gains at most 2 × 255² × 127 per step and takes 2 × HIDDEN /
+/// LANES steps (with the narrowest vector, 16 lanes), so HIDDEN ≤ 512
+/// keeps it below 2^31; the lanes are summed in i64.
 #[inline(always)]
-fn output_sum(w2: &[Row; 2], ours: &Row, theirs: &Row) -> i64 {
-    let mut total = 0i64;
+fn output_sum<V: Vector>(w2: &[Row; 2], ours: &Row, theirs: &Row) -> i64 {
+    let (zero, ceiling) = (V::splat(0), V::splat(QA as i16));
+    let mut sum = V::zero_sum();
     for (acc, w) in [(ours, &w2[0]), (theirs, &w2[1])] {
-        for (acc, w) in acc.chunks(OUTPUT_BLOCK).zip(w.chunks(OUTPUT_BLOCK)) {
-            let mut sum = 0i32;
-            for (&a, &w) in acc.iter().zip(w) {
-                let x = a.clamp(0, QA as i16);
-                sum += x.wrapping_mul(w) as i32 * x as i32;
-            }
-            total += sum as i64;
+        for i in (0..HIDDEN).step_by(V::LANES) {
+            let x = V::load(&acc[i..]).max(zero).min(ceiling);
+            let xw = x.mul_low(V::load(&w[i..]));
+            sum = V::add_sum(sum, xw.madd(x));
         }
     }
-    total
+    V::reduce_sum(sum)
 }
 
+/// The entry points compiled for AVX2 and AVX-512: each instantiates the
+/// generic kernel with its vector, whose primitives are inlined here, in
+/// code compiled for those instructions.
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use super::{Network, Row, HIDDEN, QA};
-    use std::arch::x86_64::*;
+mod x86 {
+    use super::super::simd::{Avx2, Avx512};
+    use super::{output_sum, update, Network, Row};
 
-    /// The portable update, compiled with AVX2 (16 values per instruction).
     #[target_feature(enable = "avx2")]
-    pub fn update(net: &Network, dst: &mut Row, src: &Row, added: &[u16], removed: &[u16]) {
-        super::update(net, dst, src, added, removed)
+    pub fn avx2_update(net: &Network, dst: &mut Row, src: &Row, added: &[u16], removed: &[u16]) {
+        update::<Avx2>(net, dst, src, added, removed)
     }
 
-    /// The output layer 16 neurons at a time: clamp, `x · w` in i16
-    /// (exact: |w| ≤ 127), then `madd` with `x` into eight i32 lanes. A
-    /// lane gains at most 2 × 255² × 127 per step and takes HIDDEN / 8
-    /// steps, so HIDDEN ≤ 512 keeps it below 2^31; the lanes are summed
-    /// in i64.
     #[target_feature(enable = "avx2")]
-    pub fn output_sum(w2: &[Row; 2], ours: &Row, theirs: &Row) -> i64 {
-        let zero = _mm256_setzero_si256();
-        let ceiling = _mm256_set1_epi16(QA as i16);
-        let mut sum = _mm256_setzero_si256();
-        for (acc, w) in [(ours, &w2[0]), (theirs, &w2[1])] {
-            for i in (0..HIDDEN).step_by(16) {
-                // SAFETY: i + 16 ≤ HIDDEN (HIDDEN is a multiple of 16), and
-                // unaligned loads accept any address.
-                let (a, w) = unsafe {
-                    (
-                        _mm256_loadu_si256(acc.as_ptr().add(i).cast()),
-                        _mm256_loadu_si256(w.as_ptr().add(i).cast()),
-                    )
-                };
-                let x = _mm256_min_epi16(_mm256_max_epi16(a, zero), ceiling);
-                let xw = _mm256_mullo_epi16(x, w);
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(xw, x));
-            }
-        }
-        let mut lanes = [0i32; 8];
-        // SAFETY: `lanes` is 32 bytes, and unaligned stores accept any address.
-        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sum) };
-        lanes.iter().map(|&lane| lane as i64).sum()
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use super::{Network, Row, HIDDEN, QA};
-    use std::arch::x86_64::*;
-
-    /// i16 values in one 512-bit register.
-    const LANES: usize = 32;
-    // Every loop below steps through whole registers.
-    const _: () = assert!(HIDDEN.is_multiple_of(LANES));
-
-    /// `dst = src + Σ row(k < adds) − Σ row(adds ≤ k < rows)`, 32 values
-    /// at a time: each register of `dst` is loaded from `src` once, takes
-    /// every row's values (`add`/`sub_epi16` wrap, as the portable loop
-    /// does) and is stored once.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
-    fn apply<'a>(
-        dst: &mut Row,
-        src: &Row,
-        rows: usize,
-        adds: usize,
-        row: impl Fn(usize) -> &'a Row,
-    ) {
-        for i in (0..HIDDEN).step_by(LANES) {
-            // SAFETY (every load and store here): i + 32 ≤ HIDDEN, a
-            // multiple of 32, so each reads or writes inside its row, and
-            // unaligned loads and stores accept any address.
-            let mut v = unsafe { _mm512_loadu_si512(src.as_ptr().add(i).cast()) };
-            for k in 0..rows {
-                let r = unsafe { _mm512_loadu_si512(row(k).as_ptr().add(i).cast()) };
-                v = if k < adds {
-                    _mm512_add_epi16(v, r)
-                } else {
-                    _mm512_sub_epi16(v, r)
-                };
-            }
-            unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(i).cast(), v) };
-        }
+    pub fn avx2_output_sum(w2: &[Row; 2], ours: &Row, theirs: &Row) -> i64 {
+        output_sum::<Avx2>(w2, ours, theirs)
     }
 
-    /// The accumulator update in 512-bit registers. The usual shapes (a
-    /// quiet move, a capture, castling) have fixed row counts, so the
-    /// compiler unrolls the loop over rows.
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub fn update(net: &Network, dst: &mut Row, src: &Row, added: &[u16], removed: &[u16]) {
-        let w1 = &net.w1;
-        match (added, removed) {
-            (&[a], &[r]) => {
-                let rows = [a, r].map(|f| &w1[f as usize]);
-                apply(dst, src, 2, 1, |k| rows[k])
-            }
-            (&[a], &[r1, r2]) => {
-                let rows = [a, r1, r2].map(|f| &w1[f as usize]);
-                apply(dst, src, 3, 1, |k| rows[k])
-            }
-            (&[a1, a2], &[r1, r2]) => {
-                let rows = [a1, a2, r1, r2].map(|f| &w1[f as usize]);
-                apply(dst, src, 4, 2, |k| rows[k])
-            }
-            _ => {
-                let feature = |k: usize| match added.get(k) {
-                    Some(&f) => f,
-                    None => removed[k - added.len()],
-                };
-                let rows = added.len() + removed.len();
-                apply(dst, src, rows, added.len(), |k| &w1[feature(k) as usize])
-            }
-        }
+    pub fn avx512_update(net: &Network, dst: &mut Row, src: &Row, added: &[u16], removed: &[u16]) {
+        update::<Avx512>(net, dst, src, added, removed)
     }
 
-    /// The output layer 32 neurons at a time, as the AVX2 version does it
-    /// 16 at a time: clamp, `x · w` in i16 (exact: |w| ≤ 127), then `madd`
-    /// with `x` into sixteen i32 lanes. A lane gains at most 2 × 255² × 127
-    /// per step and takes HIDDEN / 16 steps, so HIDDEN ≤ 512 keeps it below
-    /// 2^30; the lanes are widened to i64 and summed there.
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub fn output_sum(w2: &[Row; 2], ours: &Row, theirs: &Row) -> i64 {
-        let zero = _mm512_setzero_si512();
-        let ceiling = _mm512_set1_epi16(QA as i16);
-        let mut sum = _mm512_setzero_si512();
-        for (acc, w) in [(ours, &w2[0]), (theirs, &w2[1])] {
-            for i in (0..HIDDEN).step_by(LANES) {
-                // SAFETY: i + 32 ≤ HIDDEN (HIDDEN is a multiple of 32), and
-                // unaligned loads accept any address.
-                let (a, w) = unsafe {
-                    (
-                        _mm512_loadu_si512(acc.as_ptr().add(i).cast()),
-                        _mm512_loadu_si512(w.as_ptr().add(i).cast()),
-                    )
-                };
-                let x = _mm512_min_epi16(_mm512_max_epi16(a, zero), ceiling);
-                let xw = _mm512_mullo_epi16(x, w);
-                sum = _mm512_add_epi32(sum, _mm512_madd_epi16(xw, x));
-            }
-        }
-        let low = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(sum));
-        let high = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64::<1>(sum));
-        _mm512_reduce_add_epi64(_mm512_add_epi64(low, high))
+    pub fn avx512_output_sum(w2: &[Row; 2], ours: &Row, theirs: &Row) -> i64 {
+        output_sum::<Avx512>(w2, ours, theirs)
     }
 }
 
@@ -380,7 +273,7 @@ mod tests {
     }
 
     #[test]
-    fn updates_match_the_portable_one_on_random_and_extreme_rows() {
+    fn updates_match_the_definition_on_random_and_extreme_rows() {
         let net = &crate::nnue::EMBEDDED;
         let mut rng = crate::rng::Rng::new(11);
         let kernels = available();
@@ -395,6 +288,9 @@ mod tests {
             (2, 1),
             (3, 3),
             (0, 5),
+            // Past one batch of rows (see `update`).
+            (33, 7),
+            (40, 40),
         ];
         for round in 0..400 {
             let mut src = [0i16; HIDDEN];
@@ -408,8 +304,17 @@ mod tests {
             let (adds, subs) = shapes[round % shapes.len()];
             let features: Vec<u16> = (0..adds + subs).map(|_| rng.below(INPUTS) as u16).collect();
             let (added, removed) = features.split_at(adds);
-            let mut expected = [0i16; HIDDEN];
-            Kernels::PORTABLE.update(net, &mut expected, &src, added, removed);
+            // The definition, row by row in scalar arithmetic.
+            let mut expected = src;
+            for (k, &f) in features.iter().enumerate() {
+                for (e, &w) in expected.iter_mut().zip(&net.w1[f as usize]) {
+                    *e = if k < adds {
+                        e.wrapping_add(w)
+                    } else {
+                        e.wrapping_sub(w)
+                    };
+                }
+            }
             for &k in &kernels {
                 let mut dst = [0x5a5a; HIDDEN];
                 k.update(net, &mut dst, &src, added, removed);

@@ -21,6 +21,7 @@
 
 pub mod accumulator;
 mod kernels;
+mod simd;
 
 /// The network file's format (shared with the build script's validation).
 pub use kiln_formats::network as file;
