@@ -12,8 +12,8 @@ use super::thread_data::{Frame, ThreadData};
 use super::time::{Limits, TimeManager};
 use super::tt::TranspositionTable;
 use crate::chess::repetition::{is_fifty_move_draw, is_repetition_draw};
-use crate::chess::{Move, Position};
-use crate::eval::{evaluate_cached, insufficient_material, is_mating_ending, PawnCache};
+use crate::chess::{insufficient_material, Move, Position};
+use crate::eval::{evaluate_cached, is_mating_ending, PawnCache};
 use crate::nnue::{AccumulatorStack, Network};
 use std::sync::atomic::Ordering;
 
