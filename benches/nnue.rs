@@ -4,9 +4,9 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use kiln::chess::{legal_moves, Move, Position};
+use kiln::commands::bench::BENCH_POSITIONS;
 use kiln::eval::evaluate;
 use kiln::nnue::{AccumulatorStack, Kernels, EMBEDDED};
-use kiln::tools::bench::BENCH_POSITIONS;
 use std::hint::black_box;
 
 /// Each bench position with its first legal move: a one-ply update each.

@@ -2,11 +2,11 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use kiln::chess::Position;
+use kiln::commands::bench::BENCH_POSITIONS;
 use kiln::eval::evaluate;
 use kiln::search::time::Limits;
 use kiln::search::tt::TranspositionTable;
 use kiln::search::{SearchRequest, Signals, ThreadPool};
-use kiln::tools::bench::BENCH_POSITIONS;
 use std::hint::black_box;
 use std::sync::Arc;
 

@@ -565,6 +565,138 @@ fn multipv_lines_come_best_first_and_bestmove_is_line_one() {
     }
 }
 
+/// One `info depth ... multipv ...` line: depth, line number, score (with
+/// its bound, if any) and principal variation.
+#[derive(Clone, Debug, PartialEq)]
+struct PvLine {
+    depth: u32,
+    multipv: usize,
+    score: String,
+    pv: Vec<String>,
+}
+
+/// Every `info depth` line with a `multipv`, in order.
+fn reported_lines(lines: &[String]) -> Vec<PvLine> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" multipv "))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let after = |name: &str| words.iter().position(|w| *w == name).map(|i| i + 1);
+            let score_at = after("score").unwrap();
+            let bound = words[score_at + 2];
+            let score_words = if bound.ends_with("bound") { 3 } else { 2 };
+            PvLine {
+                depth: words[after("depth").unwrap()].parse().unwrap(),
+                multipv: words[after("multipv").unwrap()].parse().unwrap(),
+                score: words[score_at..score_at + score_words].join(" "),
+                pv: words[after("pv").unwrap()..]
+                    .iter()
+                    .map(|w| w.to_string())
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_search_stopped_mid_iteration_ends_on_each_line_once_as_searched() {
+    // (MultiPV, node limit): each stops the search inside an iteration;
+    // 5 lines at 3000 nodes is the case a hostile test found (the depth-5
+    // iteration's new best g2g3 reported again as a depth-4 line 1, while
+    // line 2 still showed it at depth 4 with another score).
+    let cases = [
+        (5, 2000),
+        (5, 3000),
+        (5, 5000),
+        (1, 800),
+        (1, 1200),
+        (1, 1500),
+        (1, 3000),
+    ];
+    let mut cut_short = [false; 2];
+    for (multipv, nodes) in cases {
+        let mut e = Engine::start();
+        e.send("setoption name OwnBook value false");
+        e.send(&format!("setoption name MultiPV value {multipv}"));
+        e.send("position startpos");
+        e.send(&format!("go nodes {nodes}"));
+        let (best, lines) = e.bestmove(30);
+        let case = format!("MultiPV {multipv}, {nodes} nodes");
+        let reported = reported_lines(&lines);
+        // The last report of each line number, which a GUI shows at the end.
+        let last: Vec<&PvLine> = (1..=multipv)
+            .map(|n| {
+                reported
+                    .iter()
+                    .rev()
+                    .find(|l| l.multipv == n)
+                    .unwrap_or_else(|| panic!("{case}: no line {n}: {lines:?}"))
+            })
+            .collect();
+        let moves: std::collections::HashSet<&String> = last.iter().map(|l| &l.pv[0]).collect();
+        assert_eq!(moves.len(), multipv, "{case}: a move twice: {last:?}");
+        assert_eq!(last[0].pv[0], best, "{case}: line 1 is not the bestmove");
+        assert!(
+            reported
+                .iter()
+                .rev()
+                .take(multipv)
+                .all(|l| last.contains(&l)),
+            "{case}: the last report is not one set of lines: {last:?}"
+        );
+        // Depths: the lines of the iteration cut short, then the ones of
+        // the iteration before, which stand as that iteration reported
+        // them (a line is never relabelled with a depth it was not
+        // searched to). The depth of the last report before the final
+        // lines is the last iteration the GUI saw complete.
+        let full_before = reported[..reported.len() - multipv]
+            .last()
+            .map_or(0, |l| l.depth);
+        let deepest = last[0].depth;
+        for (i, line) in last.iter().enumerate() {
+            assert!(
+                line.depth == deepest || line.depth + 1 == deepest,
+                "{case}: {line:?}"
+            );
+            if i > 0 {
+                assert!(line.depth <= last[i - 1].depth, "{case}: {last:?}");
+            }
+            assert!(line.depth <= full_before + 1, "{case}: {line:?}");
+            if line.depth <= full_before {
+                let as_reported = reported.iter().any(|earlier| {
+                    earlier.depth == line.depth
+                        && earlier.pv == line.pv
+                        && earlier.score == line.score
+                        && !std::ptr::eq(earlier, *line)
+                });
+                assert!(as_reported, "{case}: {line:?} was never searched so");
+            }
+            // Any full report of the move at that depth says the same.
+            for earlier in reported.iter().filter(|e| {
+                e.depth == line.depth && e.pv[0] == line.pv[0] && !e.score.ends_with("bound")
+            }) {
+                assert_eq!(
+                    (&earlier.score, &earlier.pv),
+                    (&line.score, &line.pv),
+                    "{case}: {} at depth {} reported twice differently",
+                    line.pv[0],
+                    line.depth
+                );
+            }
+        }
+        // Was the last iteration cut short after searching a line? Its
+        // lines come deeper than the last full report before them.
+        if deepest > full_before {
+            cut_short[usize::from(multipv > 1)] = true;
+        }
+    }
+    assert_eq!(
+        cut_short, [true; 2],
+        "no case stopped inside an iteration for MultiPV 1 and 5: choose other node limits"
+    );
+}
+
 /// The `wdl W D L` of an info line, if it has one.
 fn wdl_of(line: &str) -> Option<[u32; 3]> {
     let words: Vec<&str> = line.split_whitespace().collect();

@@ -9,7 +9,7 @@
 mod common;
 mod prop_inputs;
 
-use kiln::tools::datagen::GENFENS_MAX_COUNT;
+use kiln::commands::genfens::GENFENS_MAX_COUNT;
 use kiln::uci::options::{self, OptionValue};
 use prop_inputs::{check, fens, mutated, random_text, Fields};
 use proptest::collection::vec;

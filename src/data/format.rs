@@ -28,7 +28,7 @@
 //! trailing partial record, and `append::open_for_append` cuts it off
 //! before appending. `samples` replays a record into positions.
 
-use crate::chess::{Color, FenError, Move, Piece, Position, Square};
+use crate::chess::{Color, FenError, GameOver, Move, Piece, Position, Square};
 use std::fmt;
 use std::io::{self, Read, Write};
 
@@ -52,6 +52,15 @@ impl GameResult {
     /// 1 for a White win, 0.5 for a draw, 0 for a Black win.
     pub fn white_score(self) -> f32 {
         self as u8 as f32 / 2.0
+    }
+
+    /// The result of a game the rules ended.
+    pub fn of(over: GameOver) -> GameResult {
+        match over.winner() {
+            Some(Color::White) => GameResult::WhiteWin,
+            Some(Color::Black) => GameResult::BlackWin,
+            None => GameResult::Draw,
+        }
     }
 
     fn from_byte(b: u8) -> Option<GameResult> {

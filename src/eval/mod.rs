@@ -22,7 +22,7 @@ pub use endgame::is_mating_ending;
 pub use pawn_cache::PawnCache;
 use pawn_cache::PawnScores;
 
-use crate::chess::{Bitboard, Color, Kind, Position};
+use crate::chess::{Color, Kind, Position};
 use crate::packed::{PackedScore, Weight};
 pub use crate::packed::{MAX_PHASE, NORMAL_SCALE};
 use crate::tables::eval::{MATERIAL_WEIGHT_INDEX, PST_WEIGHT_INDEX, TEMPO};
@@ -267,27 +267,6 @@ pub fn linear(pos: &Position) -> Linear {
     }
 }
 
-/// True when neither side can possibly mate: K v K, K+minor v K, and
-/// K+B v K+B with bishops on the same colour.
-pub fn insufficient_material(pos: &Position) -> bool {
-    let heavy = pos.pieces(Kind::Pawn) | pos.pieces(Kind::Rook) | pos.pieces(Kind::Queen);
-    if heavy.any() {
-        return false;
-    }
-    let minors = pos.pieces(Kind::Knight) | pos.pieces(Kind::Bishop);
-    match minors.count() {
-        0 | 1 => true,
-        2 => {
-            let bishops = pos.pieces(Kind::Bishop);
-            let one_each = pos.pieces_of(Color::White, Kind::Bishop).count() == 1
-                && pos.pieces_of(Color::Black, Kind::Bishop).count() == 1;
-            let dark = Bitboard::DARK_SQUARES;
-            one_each && ((bishops & dark).count() == 2 || (bishops & !dark).count() == 2)
-        }
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -445,24 +424,5 @@ mod tests {
         assert!(evaluate(&up_a_queen) > 800);
         let down = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
         assert!(evaluate(&down) < -800);
-    }
-
-    #[test]
-    fn insufficient_material_cases() {
-        for (fen, dead) in [
-            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true),
-            ("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true),
-            ("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true),
-            ("2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false),
-            ("3bk3/8/8/8/8/8/8/2B1K3 w - - 0 1", true),
-            ("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", false),
-            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false),
-        ] {
-            assert_eq!(
-                insufficient_material(&Position::from_fen(fen).unwrap()),
-                dead,
-                "{fen}"
-            );
-        }
     }
 }

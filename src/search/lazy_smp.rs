@@ -173,16 +173,18 @@ struct LastReport {
 /// The answer once every thread has stopped: a limited strength plays the
 /// line it chooses among the main thread's (see `skill`), MultiPV plays the
 /// main thread's first line, and otherwise the threads vote
-/// (`best_thread`). When the answer is not the first move of the last
-/// best line reported (`last_reported`): a helper's line won, a move beat
-/// the old best in an iteration the stop cut short, or a limited strength
-/// chose another line, that line is reported, so the GUI's last `info`
-/// line shows the move it gets (fastchess warns otherwise). When it is,
-/// but nodes were counted after the last line (an iteration the stop cut
-/// short, helpers still running), that best line is sent again as it was
-/// with the counters as they end, so the GUI sees every node and
-/// millisecond the search took. `nodes` is the main thread's count (the
-/// caller adds the helpers').
+/// (`best_thread`). When the answer is the main thread's first line and
+/// the stop cut an iteration short after it searched something, every
+/// line is reported again as it stands (`lines_standing_after_stop`: each
+/// move once, with the depth and score it was searched to, line 1 the
+/// answer). Otherwise, when the answer is not the first move of the last
+/// best line reported (`last_reported`): a helper's line won, or a limited
+/// strength chose another line, that line is reported, so the GUI's last
+/// `info` line shows the move it gets (fastchess warns otherwise). When it
+/// is, but nodes were counted after the last line (helpers still running),
+/// that best line is sent again as it was with the counters as they end,
+/// so the GUI sees every node and millisecond the search took. `nodes` is
+/// the main thread's count (the caller adds the helpers').
 fn decide(
     req: &SearchRequest,
     main: &Searcher,
@@ -207,19 +209,29 @@ fn decide(
     let best = &outcomes[chosen];
     let pv = legal_prefix(&req.root, &best.pv);
     let searched = best.score > -INFINITY && !pv.is_empty();
+    // The main thread's lines, when its first line is the answer and a
+    // stop cut short an iteration that had searched something.
+    let standing = (chosen == 0 && req.skill.is_none())
+        .then(|| main.lines_standing_after_stop(req))
+        .flatten();
     // The last best line reported, when the answer is its move and the
     // main thread's.
     let unchanged = last_reported
         .best_line
         .filter(|line| chosen == 0 && line.pv.first() == Some(&best.mv));
-    match unchanged {
+    match (standing, unchanged) {
         _ if !searched => {}
-        Some(line) => {
+        (Some(lines), _) => {
+            for line in &lines {
+                report(line);
+            }
+        }
+        (None, Some(line)) => {
             if last_reported.nodes < main.total_nodes() {
                 report(&main.with_counters_now(line));
             }
         }
-        None => {
+        (None, None) => {
             // The main thread's own first line keeps its bound (a move that
             // failed high when the stop came is a lower bound).
             let bound = if chosen == 0 && req.skill.is_none() {

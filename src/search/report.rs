@@ -13,6 +13,9 @@ pub struct RootMove {
     /// The score of the current iteration (`-INFINITY` when not yet known).
     pub score: i32,
     pub previous_score: i32,
+    /// The depth `score`, `bound`, `seldepth` and `pv` were searched to
+    /// (0 before any); what the final report labels them with.
+    pub depth: i32,
     pub bound: Bound,
     pub seldepth: usize,
     pub pv: Vec<Move>,

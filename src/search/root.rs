@@ -37,6 +37,7 @@ pub(super) fn initial_root_moves(
             mv,
             score: -INFINITY,
             previous_score: -INFINITY,
+            depth: 0,
             bound: Bound::None,
             seldepth: 0,
             pv: vec![mv],
@@ -89,6 +90,7 @@ impl Searcher<'_> {
             let rm = &mut self.root_moves[i];
             if i == first || score > alpha {
                 rm.score = score;
+                rm.depth = depth;
                 rm.seldepth = self.seldepth;
                 rm.bound = Bound::of_score(score, alpha, beta);
                 // Refilled in place: the line's buffer is reused.
@@ -138,6 +140,7 @@ impl Searcher<'_> {
                 rm.previous_score = rm.score;
             }
             for pv_index in 0..multipv {
+                self.pv_index = pv_index;
                 self.aspiration_search(req, depth, pv_index, report);
                 if self.stopped {
                     break;
@@ -161,8 +164,12 @@ impl Searcher<'_> {
                 }
                 self.skill_hard_nodes = skill.hard_limit(depth);
             }
+            self.reported_lines.clear();
             for pv_index in 0..multipv {
-                self.report_line(req, depth, pv_index, report);
+                if let Some(line) = self.line_info(req, depth, pv_index) {
+                    report(&line);
+                    self.reported_lines.push(line);
+                }
             }
             let best = self.root_moves[0].mv;
             stability = if best == last_best { stability + 1 } else { 0 };
@@ -276,6 +283,7 @@ impl Searcher<'_> {
         self.signals.nodes.load(Ordering::Relaxed).max(self.nodes)
     }
 
+    /// Reports MultiPV line `pv_index` as it stands, labelled `depth`.
     fn report_line(
         &self,
         req: &SearchRequest,
@@ -283,18 +291,75 @@ impl Searcher<'_> {
         pv_index: usize,
         report: &dyn Fn(&SearchInfo),
     ) {
-        let rm = &self.root_moves[pv_index];
-        if rm.score == -INFINITY {
-            return;
+        if let Some(line) = self.line_info(req, depth, pv_index) {
+            report(&line);
         }
-        report(&self.info_line(
-            depth,
-            rm.seldepth,
-            pv_index + 1,
-            rm.score,
-            rm.bound,
-            legal_prefix(&req.root, &rm.pv),
-        ));
+    }
+
+    /// The `info` line of MultiPV line `pv_index` labelled `depth`, or
+    /// `None` while its move has no score.
+    fn line_info(&self, req: &SearchRequest, depth: i32, pv_index: usize) -> Option<SearchInfo> {
+        let rm = &self.root_moves[pv_index];
+        (rm.score != -INFINITY).then(|| {
+            self.info_line(
+                depth,
+                rm.seldepth,
+                pv_index + 1,
+                rm.score,
+                rm.bound,
+                legal_prefix(&req.root, &rm.pv),
+            )
+        })
+    }
+
+    /// The lines as they stand when a stop cut an iteration short after it
+    /// had searched something, or `None` when the last completed
+    /// iteration's report (`reported_lines`) still stands. First the lines
+    /// the cut iteration searched: those it completed, then the line it
+    /// was on when its holder (`root_moves[pv_index]`) has a score of this
+    /// iteration; each with the depth and score it was searched to. Then
+    /// the last report's other lines as they were reported, one iteration
+    /// shallower. Each move once, as many lines as the last report (or
+    /// MultiPV) had, numbered afresh; line 1 is `root_moves[0]`, the move
+    /// the main thread answers. Counters as they are now.
+    pub(super) fn lines_standing_after_stop(&self, req: &SearchRequest) -> Option<Vec<SearchInfo>> {
+        let depth = self.root_depth;
+        if self.completed_depth >= depth {
+            return None;
+        }
+        let current = &self.root_moves[self.pv_index.min(self.root_moves.len() - 1)];
+        let in_progress = current.depth == depth && current.score != -INFINITY;
+        let searched = self.pv_index + usize::from(in_progress);
+        if searched == 0 {
+            return None;
+        }
+        let count = req.multipv.clamp(1, self.root_moves.len());
+        let mut lines: Vec<SearchInfo> = self.root_moves[..searched]
+            .iter()
+            .map(|rm| {
+                self.info_line(
+                    rm.depth,
+                    rm.seldepth,
+                    0,
+                    rm.score,
+                    rm.bound,
+                    legal_prefix(&req.root, &rm.pv),
+                )
+            })
+            .collect();
+        for line in &self.reported_lines {
+            if lines.len() >= count {
+                break;
+            }
+            let mv = line.pv.first();
+            if !lines.iter().any(|new| new.pv.first() == mv) {
+                lines.push(self.with_counters_now(line.clone()));
+            }
+        }
+        for (index, line) in lines.iter_mut().enumerate() {
+            line.multipv = index + 1;
+        }
+        Some(lines)
     }
 
     /// `line`, an `info` line reported before, with the search-wide

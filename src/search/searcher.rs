@@ -4,7 +4,7 @@
 
 use super::depth::MAX_PLY;
 use super::history::{Continuations, History};
-use super::report::RootMove;
+use super::report::{RootMove, SearchInfo};
 use super::request::{SearchRequest, Signals};
 use super::score::{INFINITY, TB_WIN_BOUND};
 use super::syzygy::TreeProbe;
@@ -12,8 +12,8 @@ use super::thread_data::{Frame, ThreadData};
 use super::time::{Limits, TimeManager};
 use super::tt::TranspositionTable;
 use crate::chess::repetition::{is_fifty_move_draw, is_repetition_draw};
-use crate::chess::{Move, Position};
-use crate::eval::{evaluate_cached, insufficient_material, is_mating_ending, PawnCache};
+use crate::chess::{insufficient_material, Move, Position};
+use crate::eval::{evaluate_cached, is_mating_ending, PawnCache};
 use crate::nnue::{AccumulatorStack, Network};
 use std::sync::atomic::Ordering;
 
@@ -51,6 +51,11 @@ pub(super) struct Searcher<'a> {
     pub completed_depth: i32,
     /// The depth of the current iteration.
     pub root_depth: i32,
+    /// The MultiPV line the current iteration is searching (0-based).
+    pub pv_index: usize,
+    /// The lines the main thread reported for its last completed
+    /// iteration, best first (see `lines_standing_after_stop`).
+    pub reported_lines: Vec<SearchInfo>,
     /// The clock was restarted at `ponderhit`.
     pub ponder_clock_restarted: bool,
     /// This thread's pawn-structure cache for the evaluation.
@@ -112,6 +117,8 @@ impl<'a> Searcher<'a> {
             skill_lines: Vec::new(),
             completed_depth: 0,
             root_depth: 0,
+            pv_index: 0,
+            reported_lines: Vec::new(),
             ponder_clock_restarted: false,
             pawn_cache,
             network,

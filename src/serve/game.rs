@@ -1,15 +1,14 @@
 //! One game as the server keeps it: the start, the moves with what the
 //! engine said of each, the clocks, and how it ended. The rules are the
-//! crate's (`chess`: legality, SAN, FEN; `chess::repetition`: threefold and
-//! fifty moves; `eval::insufficient_material`); this file only applies
-//! them to a game in progress. No threads and no engine here: `referee`
+//! crate's (`chess`: legality, SAN, FEN; `chess::game_over`: mate,
+//! stalemate, threefold, fifty moves, dead material); this file only
+//! applies them to a game in progress. No threads and no engine here: `referee`
 //! drives the engine and calls `play`.
 
 use super::settings::{Settings, TimeControl};
-use crate::chess::repetition::{is_fifty_move_draw, is_threefold};
-use crate::chess::{legal_moves, Color, Kind, Move, Position};
+use crate::chess::{game_over, insufficient_material, legal_moves, Color, GameOver, Kind};
+use crate::chess::{Move, Position};
 use crate::data::GameResult;
-use crate::eval::insufficient_material;
 use crate::uci::info_line::InfoScore;
 use serde_json::{json, Value as Json};
 use std::fmt;
@@ -127,23 +126,15 @@ pub fn cannot_mate(pos: &Position, color: Color) -> bool {
 /// How the rules end the game at `pos` (`keys`: every position of the
 /// game, `pos` last), if they do.
 fn rules_ending(pos: &Position, keys: &[u64]) -> Option<(Status, GameResult)> {
-    if legal_moves(pos).is_empty() {
-        return Some(if pos.in_check() {
-            (Status::Checkmate, win_for(!pos.side_to_move()))
-        } else {
-            (Status::Stalemate, GameResult::Draw)
-        });
-    }
-    if is_threefold(keys, pos.halfmove_clock() as usize) {
-        return Some((Status::Threefold, GameResult::Draw));
-    }
-    if is_fifty_move_draw(pos) {
-        return Some((Status::FiftyMoves, GameResult::Draw));
-    }
-    if insufficient_material(pos) {
-        return Some((Status::InsufficientMaterial, GameResult::Draw));
-    }
-    None
+    let over = game_over(pos, keys)?;
+    let status = match over {
+        GameOver::Checkmate { .. } => Status::Checkmate,
+        GameOver::Stalemate => Status::Stalemate,
+        GameOver::Threefold => Status::Threefold,
+        GameOver::FiftyMoves => Status::FiftyMoves,
+        GameOver::InsufficientMaterial => Status::InsufficientMaterial,
+    };
+    Some((status, GameResult::of(over)))
 }
 
 /// A game record with its clocks.

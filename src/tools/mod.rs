@@ -3,7 +3,8 @@
 //! `TOOLS` lists them once, and the binary runs them by name and lists
 //! them in `kiln --help`.
 //!
-//! `perft` and `bench` measure move generation and the search; `book` shows
+//! `perft` and `bench` measure move generation and the search (the
+//! engine's own commands, `crate::commands`, listed here as tools); `book` shows
 //! the book moves of a position; `datagen` plays self-play games and
 //! `convert` turns PGN games into the same records (`crate::data`); `tune`
 //! fits the evaluation weights, `train` a network and `wdl_fit` the
@@ -11,17 +12,16 @@
 //! tunable search parameters for OpenBench. `args` reads the tools' flags.
 
 pub mod args;
-pub mod bench;
 pub mod book;
 pub mod convert;
 pub mod datagen;
 pub mod fit;
-pub mod perft;
 pub mod spsa;
 pub mod train;
 pub mod tune;
 pub mod wdl_fit;
 
+use crate::commands::{bench, perft};
 use std::process::ExitCode;
 
 /// One tool: `kiln NAME ARGS...`.

@@ -3,8 +3,8 @@
 
 use super::error::UciError;
 use crate::chess::{Move, Position};
+use crate::commands::genfens::GENFENS_MAX_COUNT;
 use crate::search::time::Limits;
-use crate::tools::datagen::GENFENS_MAX_COUNT;
 
 /// A `go` command's limits and root move restriction.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -1,13 +1,13 @@
 //! What `kiln datagen` is asked for: its flags, read into a `Config`, and
 //! the evaluation its players search with (`Teacher`).
 
-use super::starts::Starts;
 use crate::data::epd::EpdBook;
 use crate::data::DEFAULT_DATA_FILE;
 use crate::nnue::{EvalChoice, Network};
 use crate::rng::time_seed;
 use crate::search::tt::MAX_HASH_MB;
 use crate::search::MAX_THREADS;
+use crate::selfplay::Starts;
 use crate::tools::args::{ArgError, Flags};
 use std::fmt;
 use std::path::PathBuf;

@@ -1,12 +1,13 @@
 //! One self-play game: from a random start, the player's best move and
-//! score at every ply until the rules or adjudication end it.
+//! score at every ply until the rules (`chess::game_over`) or adjudication
+//! end it.
 
-use super::adjudication::{adjudicate, rules_result, MAX_GAME_PLIES};
+use super::adjudication::{adjudicate, MAX_GAME_PLIES};
 use super::config::Config;
-use super::player::Player;
-use super::starts::{random_start, MAX_START_SCORE};
+use crate::chess::game_over;
 use crate::data::{Game, GameResult, Ply};
 use crate::rng::Rng;
+use crate::selfplay::{random_start, Player, MAX_START_SCORE};
 
 /// Plays one game from a random start; `None` when the start was rejected
 /// (the random plies ended the game, or the first search found it decided).
@@ -18,8 +19,8 @@ pub(super) fn play(player: &mut Player, config: &Config, rng: &mut Rng) -> Optio
     let mut keys = vec![pos.key()];
     let mut plies = Vec::new();
     let result = loop {
-        if let Some(result) = rules_result(&pos, &keys) {
-            break result;
+        if let Some(over) = game_over(&pos, &keys) {
+            break GameResult::of(over);
         }
         if plies.len() >= MAX_GAME_PLIES {
             break GameResult::Draw;

@@ -3,24 +3,19 @@
 //! table, own seed) at a soft node limit per move and appends whole records
 //! to one file, so an interrupted run resumes where it stopped.
 //!
-//! `config` reads the command line; `starts` draws start positions;
-//! `player` is a thread's engine (table, histories, search); `game` plays
-//! one game, which `adjudication` ends; `run` is the threaded loop; and
-//! `genfens` makes OpenBench's openings with the same pieces.
+//! `config` reads the command line; `game` plays one game, through a
+//! thread's engine and from a start of `crate::selfplay` (which OpenBench's
+//! `genfens` shares), until the rules or `adjudication` end it; `run` is
+//! the threaded loop.
 
 pub mod adjudication;
 pub mod config;
 mod game;
-pub mod genfens;
-mod player;
 pub mod run;
-pub mod starts;
 
+pub use crate::selfplay::{Starts, HARD_NODES_FACTOR};
 pub use config::{Config, Teacher, USAGE};
-pub use genfens::{genfens, GENFENS_MAX_COUNT};
-pub use player::HARD_NODES_FACTOR;
 pub use run::run;
-pub use starts::Starts;
 
 use crate::data::samples::{export_text, SampleFilter};
 use crate::tools::args::or_usage;

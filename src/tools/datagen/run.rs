@@ -4,10 +4,10 @@
 
 use super::config::Config;
 use super::game::play;
-use super::player::Player;
 use crate::data::append::{open_for_append, Counts};
 use crate::data::format::{encode_game, DataError};
 use crate::rng::Rng;
+use crate::selfplay::Player;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;

@@ -2,7 +2,7 @@
 //! a process (`std::process`) kept alive between games; a game sends the
 //! moves so far with `position fen ... moves ...` and a `go` with a node
 //! limit or the clocks, reads `bestmove`, and plays it on Kiln's own board,
-//! which also ends the game by the rules (`datagen`'s `rules_result`:
+//! which also ends the game by the rules (`chess::game_over`:
 //! mate, stalemate, repetition, the fifty-move rule, dead material) or at
 //! `MAX_GAME_PLIES` (a draw). Unless told not to, it also adjudicates on
 //! the engines' reported scores as datagen does (`adjudicate_scores`): a
@@ -10,11 +10,10 @@
 //! illegal move, crashes, hangs or oversteps its clock loses, and the game
 //! says which and why.
 
-use crate::chess::{Color, Position};
+use crate::chess::{game_over, Color, Position};
 use crate::data::GameResult;
 use crate::tools::datagen::adjudication::{
-    adjudicate_scores, rules_result, DRAW_ADJUDICATION_SCORE, MAX_GAME_PLIES,
-    WIN_ADJUDICATION_SCORE,
+    adjudicate_scores, DRAW_ADJUDICATION_SCORE, MAX_GAME_PLIES, WIN_ADJUDICATION_SCORE,
 };
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
@@ -337,7 +336,7 @@ pub fn play_game(
         Limit::Nodes(_) => [0; 2],
     };
     loop {
-        if let Some(result) = rules_result(&pos, &keys) {
+        if let Some(result) = game_over(&pos, &keys).map(GameResult::of) {
             return Outcome {
                 result,
                 fault: None,

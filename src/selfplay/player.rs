@@ -1,8 +1,8 @@
-//! One datagen thread's engine: its own transposition table and search
-//! worker (whose histories and caches persist, as in play), kept from move
-//! to move and cleared between games, and a search of each position at a
-//! soft node limit. Games (`game`) and `genfens` openings are played
-//! through it.
+//! One self-playing thread's engine: its own transposition table and
+//! search worker (whose histories and caches persist, as in play), kept
+//! from move to move and cleared between games, and a search of each
+//! position at a soft node limit. Datagen's games and `genfens` openings
+//! are played through it.
 
 use crate::chess::{Move, Position};
 use crate::nnue::EvalChoice;
@@ -16,7 +16,7 @@ pub const HARD_NODES_FACTOR: u64 = 8;
 
 /// One thread's engine: table, search worker and flags reused from game to
 /// game.
-pub(super) struct Player {
+pub struct Player {
     tt: Arc<TranspositionTable>,
     pool: ThreadPool,
     signals: Arc<Signals>,
@@ -27,7 +27,7 @@ pub(super) struct Player {
 impl Player {
     /// A player with a fresh `hash_mb` table searching `soft_nodes` a move
     /// with `eval`.
-    pub(super) fn new(hash_mb: usize, soft_nodes: u64, eval: EvalChoice) -> Player {
+    pub fn new(hash_mb: usize, soft_nodes: u64, eval: EvalChoice) -> Player {
         Player {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             pool: ThreadPool::new(1),
@@ -39,7 +39,7 @@ impl Player {
 
     /// Searches `pos` (with the game's earlier keys for repetitions):
     /// best move and score for the side to move.
-    pub(super) fn think(&mut self, pos: &Position, keys: &[u64]) -> (Move, i32) {
+    pub fn think(&mut self, pos: &Position, keys: &[u64]) -> (Move, i32) {
         let limits = Limits {
             soft_nodes: Some(self.soft_nodes),
             nodes: Some(self.soft_nodes * HARD_NODES_FACTOR),
@@ -55,7 +55,7 @@ impl Player {
 
     /// Clears the table and the worker's histories and caches: what follows
     /// depends on nothing before.
-    pub(super) fn forget(&mut self) {
+    pub fn forget(&mut self) {
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.clear(),
             // Nothing else holds the table between searches; should that

@@ -1,4 +1,4 @@
-//! Where datagen's games begin: the standard start, a Chess960 start or a
+//! Where self-play games and `genfens` openings begin: the standard start, a Chess960 start or a
 //! line of an EPD book, then a few random legal plies.
 
 use crate::chess::{chess960, legal_moves, Position};

@@ -174,7 +174,11 @@ pub fn run(depth: i32, threads: usize, eval: &EvalChoice, out: &mut impl Write) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::args::words;
+
+    /// A command line's words.
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_string).collect()
+    }
 
     #[test]
     fn missing_arguments_take_their_defaults_and_bad_ones_are_refused() {

@@ -1,11 +1,10 @@
 //! OpenBench's `genfens`: openings for a test run, each a start (or a book
 //! line) plus random legal plies that a short search finds undecided.
 
-use super::player::Player;
-use super::starts::{random_start, Starts, MAX_START_SCORE};
 use crate::data::epd::EpdBook;
 use crate::nnue::EvalChoice;
 use crate::rng::Rng;
+use crate::selfplay::{random_start, Player, Starts, MAX_START_SCORE};
 use std::sync::Arc;
 
 /// Node budget of the search that checks a `genfens` opening is undecided.

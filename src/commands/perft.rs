@@ -84,7 +84,11 @@ pub fn run_divide(pos: &Position, depth: u32, chess960: bool, out: &mut impl Wri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::args::words;
+
+    /// A command line's words.
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_string).collect()
+    }
 
     #[test]
     fn a_depth_and_an_optional_fen_are_read() {
