@@ -39,6 +39,16 @@ impl Step {
 }
 
 impl Moments {
+    /// The running mean and mean square (a checkpoint keeps them).
+    pub fn parts(&self) -> (f64, f64) {
+        (self.mean, self.square)
+    }
+
+    /// Moments with the given running mean and mean square.
+    pub fn from_parts(mean: f64, square: f64) -> Moments {
+        Moments { mean, square }
+    }
+
     /// Takes in `grad` and returns how much to subtract from the parameter.
     #[inline]
     pub fn update(&mut self, grad: f64, step: &Step) -> f64 {

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 /// `kiln train`'s usage: the flags `Config::from_args` reads.
 pub const USAGE: &str = "usage: kiln train [--data FILE]... [--out FILE] [--hidden N] \
-[--buckets N] [--king-buckets N] [--no-king-mirror] [--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--eval-scale CP] [--no-mirror] [--init FILE.nnue]";
+[--buckets N] [--king-buckets N] [--no-king-mirror] [--epochs N] [--batch N] [--lr X] [--lr-drop X] [--result-weight X] [--threads N] [--seed N] [--positions N] [--eval-scale CP] [--no-mirror] [--init FILE.nnue] [--checkpoint FILE]";
 
 /// What `kiln train` was asked to do.
 #[derive(Clone, Debug)]
@@ -60,6 +60,10 @@ pub struct Config {
     /// The data a network learned from is not kept forever; its weights
     /// are, in `networks/`, so a new network can build on them.
     pub init: Option<PathBuf>,
+    /// After each epoch the run's state is saved here, and a run that
+    /// finds it goes on from it (`checkpoint`): the same settings and
+    /// data, `--epochs` possibly larger.
+    pub checkpoint: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -82,6 +86,7 @@ impl Default for Config {
             mirror: true,
             eval_scale: None,
             init: None,
+            checkpoint: None,
         }
     }
 }
@@ -91,7 +96,8 @@ impl Config {
     /// `DEFAULT_DATA_FILE`), `--out FILE`, `--hidden N`, `--buckets N`,
     /// `--king-buckets N`, `--no-king-mirror`, `--epochs N`, `--batch N`, `--lr X`, `--lr-drop X`,
     /// `--result-weight X`, `--threads N`, `--seed N`, `--positions N`,
-    /// `--eval-scale CP`, `--no-mirror`, `--init FILE.nnue`. Shapes are
+    /// `--eval-scale CP`, `--no-mirror`, `--init FILE.nnue`, `--checkpoint
+    /// FILE`. Shapes are
     /// checked by `train`.
     pub fn from_args(args: &[String]) -> Result<Config, ArgError> {
         let mut config = Config {
@@ -121,6 +127,7 @@ impl Config {
                 }
                 "--no-mirror" => config.mirror = false,
                 "--init" => config.init = Some(flags.value(flag)?.into()),
+                "--checkpoint" => config.checkpoint = Some(flags.value(flag)?.into()),
                 other => return Err(ArgError::Unknown(other.to_string())),
             }
         }

@@ -35,6 +35,12 @@ pub enum TrainError {
         path: PathBuf,
         error: std::io::Error,
     },
+    /// The checkpoint at `path` could not be read or written, or is
+    /// refused.
+    Checkpoint {
+        path: PathBuf,
+        error: super::checkpoint::CheckpointError,
+    },
     /// The network could not be written to `path`.
     Write {
         path: PathBuf,
@@ -70,6 +76,7 @@ impl fmt::Display for TrainError {
             TrainError::CreateFolder { path, error } => {
                 write!(f, "cannot make the folder {}: {error}", path.display())
             }
+            TrainError::Checkpoint { path, error } => write!(f, "{}: {error}", path.display()),
             TrainError::Write { path, error } => {
                 write!(f, "cannot write the network {}: {error}", path.display())
             }

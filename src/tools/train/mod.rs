@@ -27,15 +27,17 @@
 //! the targets, `network` is the float network with its gradient, `error`
 //! says why a run failed, and this file holds the training loop.
 
+mod checkpoint;
 mod config;
 mod error;
 mod network;
 mod samples;
 
+pub use checkpoint::{Checkpoint, CheckpointError};
 pub use config::{Config, USAGE};
 pub use error::TrainError;
 pub use network::{loss, FloatNetwork};
-pub use samples::{fit_eval_scale, load, Loaded, TrainSample};
+pub use samples::{fit_eval_scale, load, Entry, Loaded, TrainSample, SAMPLE_BYTES};
 
 use super::fit::adam::{Moments, Step};
 use crate::nnue;
@@ -62,6 +64,14 @@ impl Adam {
         }
     }
 
+    /// The moments and step a checkpoint kept (as many as parameters).
+    fn restore(&mut self, moments: &[(f64, f64)], step: i32) {
+        for (m, &(mean, square)) in self.moments.iter_mut().zip(moments) {
+            *m = Moments::from_parts(mean, square);
+        }
+        self.step = step;
+    }
+
     /// One step on `net` along the mean gradient `grad / count`.
     fn update(&mut self, net: &mut FloatNetwork, grad: &FloatNetwork, count: usize, lr: f32) {
         self.step += 1;
@@ -78,22 +88,22 @@ impl Adam {
     }
 }
 
-/// One epoch over `train` (shuffled with `rng`); returns its mean loss.
+/// One epoch over the `order` of `train` (shuffled with `rng`); returns
+/// its mean loss.
 fn epoch(
     net: &mut FloatNetwork,
     adam: &mut Adam,
-    train: &mut [TrainSample],
+    train: &[TrainSample],
+    order: &mut [Entry],
     config: &Config,
     lr: f32,
     rng: &mut Rng,
 ) -> f64 {
-    for i in (1..train.len()).rev() {
-        train.swap(i, rng.below(i + 1));
-    }
+    shuffle(order, rng);
     let threads = config.threads.max(1);
     let mut total = 0.0;
     let mut grads: Vec<FloatNetwork> = (0..threads).map(|_| net.zero_like()).collect();
-    for batch in train.chunks(config.batch.max(1)) {
+    for batch in order.chunks(config.batch.max(1)) {
         let chunk = batch.len().div_ceil(threads);
         let shared: &FloatNetwork = net;
         total += std::thread::scope(|scope| {
@@ -105,7 +115,7 @@ fn epoch(
                         for g in grad.params_mut() {
                             *g = 0.0;
                         }
-                        shared.backward(part, grad)
+                        shared.backward(train, part, grad)
                     })
                 })
                 .collect();
@@ -124,7 +134,51 @@ fn epoch(
         adam.update(net, first, batch.len(), lr);
         net.clip_merged();
     }
-    total / train.len() as f64
+    total / order.len() as f64
+}
+
+/// Shuffles the training order for an epoch: the one use of the run's
+/// generator after the initial weights, so a resumed run replays it.
+fn shuffle(order: &mut [Entry], rng: &mut Rng) {
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+}
+
+/// The key of a run (`checkpoint::run_key`): the settings that shape the
+/// training and the samples it reads.
+fn run_key(
+    config: &Config,
+    train: &[TrainSample],
+    validation: &[TrainSample],
+    eval_scale: i32,
+) -> u64 {
+    let settings = format!(
+        "{} {} {:?} {} {} {} {} {} {} {} {} {} {:?}",
+        config.hidden,
+        config.buckets,
+        config.king,
+        config.batch,
+        config.lr,
+        config.lr_drop,
+        config.result_weight,
+        config.threads,
+        config.seed,
+        config.max_positions,
+        config.mirror_samples(),
+        eval_scale,
+        config.init,
+    );
+    let data: Vec<u8> = config
+        .data
+        .iter()
+        .flat_map(|path| {
+            let size = std::fs::metadata(path).map_or(0, |m| m.len());
+            format!("{} {size};", path.display()).into_bytes()
+        })
+        .collect();
+    let counts = format!("{} {}", train.len(), validation.len());
+    checkpoint::run_key(&[settings.as_bytes(), &data, counts.as_bytes()])
 }
 
 /// What a training run measured.
@@ -154,7 +208,7 @@ fn improves(best: Option<f64>, loss: f64) -> bool {
 /// `eval_scale`), logging each epoch to `log`.
 pub fn train(
     config: &Config,
-    train: &mut [TrainSample],
+    train: &[TrainSample],
     validation: &[TrainSample],
     eval_scale: i32,
     log: &mut impl Write,
@@ -164,6 +218,9 @@ pub fn train(
     if train.is_empty() {
         return Err(TrainError::NoSamples);
     }
+    // Each sample, then its mirror (when mirrored): the same order, and so
+    // the same shuffles, as when the mirrors were stored after each one.
+    let mut order = Entry::all(train.len(), config.mirror_samples());
     let mut rng = Rng::new(config.seed);
     let random_seed = rng.next_u64();
     let mut net = match &config.init {
@@ -181,7 +238,7 @@ pub fn train(
     let _ = writeln!(
         log,
         "train: {} positions, validation: {}, network (768x{}x{})x2x1{}, {} output buckets ({parameters} weights)",
-        train.len(),
+        order.len(),
         validation.len(),
         config.king.count,
         config.hidden,
@@ -204,9 +261,43 @@ pub fn train(
     // rather than a worse one.
     let mut best: Option<(f64, usize, FloatNetwork)> =
         (config.init.is_some() && !validation.is_empty()).then(|| (start_loss, 0, net.clone()));
-    for e in 1..=config.epochs {
+    let run = run_key(config, train, validation, eval_scale);
+    let mut done = 0;
+    if let Some(path) = config.checkpoint.as_deref().filter(|p| p.exists()) {
+        let at = |error| TrainError::Checkpoint {
+            path: path.to_path_buf(),
+            error,
+        };
+        let bytes = std::fs::read(path).map_err(|e| at(CheckpointError::Read(e.to_string())))?;
+        let saved = Checkpoint::from_bytes(&bytes).map_err(at)?;
+        if saved.run != run {
+            return Err(at(CheckpointError::OtherRun));
+        }
+        if saved.params.len() != parameters {
+            return Err(at(CheckpointError::Inconsistent));
+        }
+        for (w, &v) in net.params_mut().zip(&saved.params) {
+            *w = v;
+        }
+        adam.restore(&saved.moments, saved.adam_step);
+        best = saved.best.map(|(loss, e, params)| {
+            let mut kept = net.clone();
+            for (w, v) in kept.params_mut().zip(params) {
+                *w = v;
+            }
+            (loss, e, kept)
+        });
+        losses = saved.losses;
+        lr = saved.lr;
+        done = saved.epochs_done;
+        for _ in 0..done {
+            shuffle(&mut order, &mut rng);
+        }
+        let _ = writeln!(log, "resumed from {} after epoch {done}", path.display());
+    }
+    for e in done + 1..=config.epochs {
         let started = std::time::Instant::now();
-        let train_loss = epoch(&mut net, &mut adam, train, config, lr, &mut rng);
+        let train_loss = epoch(&mut net, &mut adam, train, &mut order, config, lr, &mut rng);
         let validation_loss = loss(&net, validation, config.threads);
         let _ = writeln!(
             log,
@@ -218,6 +309,24 @@ pub fn train(
             best = Some((validation_loss, e, net.clone()));
         }
         lr *= config.lr_drop;
+        if let Some(path) = &config.checkpoint {
+            let saved = Checkpoint {
+                run,
+                epochs_done: e,
+                lr,
+                adam_step: adam.step,
+                params: net.params().copied().collect(),
+                moments: adam.moments.iter().map(|m| m.parts()).collect(),
+                best: best
+                    .as_ref()
+                    .map(|(loss, e, kept)| (*loss, *e, kept.params().copied().collect())),
+                losses: losses.clone(),
+            };
+            saved.save(path).map_err(|e| TrainError::Checkpoint {
+                path: path.clone(),
+                error: CheckpointError::Write(e.to_string()),
+            })?;
+        }
     }
     let (best_epoch, network) = match best {
         Some((_, e, network)) => (e, network),
@@ -232,7 +341,7 @@ pub fn train(
         let _ = writeln!(log, "kept the network of epoch {best_epoch}");
     }
     Ok(Report {
-        train_positions: train.len(),
+        train_positions: order.len(),
         validation_positions: validation.len(),
         losses,
         best_epoch,
@@ -320,7 +429,7 @@ fn with_init_layout(config: &Config) -> Result<Config, TrainError> {
 pub fn run(config: &Config, log: &mut impl Write) -> Result<Report, TrainError> {
     let config = &with_init_layout(config)?;
     let Loaded {
-        train: mut train_set,
+        train: train_set,
         validation,
         classical_validation_loss,
         eval_scale,
@@ -340,7 +449,18 @@ pub fn run(config: &Config, log: &mut impl Write) -> Result<Report, TrainError> 
             let _ = writeln!(log, "  {}: scores read at {scale} cp", path.display());
         }
     }
-    let report = train(config, &mut train_set, &validation, eval_scale, log)?;
+    // The pool this run read, so every network names its data.
+    for path in &config.data {
+        let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+        let _ = writeln!(log, "data: {} ({bytes} bytes)", path.display());
+    }
+    let samples = train_set.len() + validation.len();
+    let _ = writeln!(
+        log,
+        "pool: {samples} positions in memory, {:.1} MB ({SAMPLE_BYTES} bytes each)",
+        (samples * SAMPLE_BYTES) as f64 / 1e6
+    );
+    let report = train(config, &train_set, &validation, eval_scale, log)?;
     let bytes = nnue::file::write(&report.network.quantise());
     if let Some(dir) = config.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|error| TrainError::CreateFolder {
@@ -361,7 +481,7 @@ mod tests {
     use super::samples::tests::small_data;
     use super::*;
     use crate::chess::Position;
-    use crate::nnue::{NetError, Reference};
+    use crate::nnue::{KingBuckets, NetError, Reference};
     use std::path::PathBuf;
 
     /// `train` on loaded samples, at `eval_scale`, logging nowhere.
@@ -372,7 +492,7 @@ mod tests {
     ) -> Result<Report, TrainError> {
         train(
             config,
-            &mut loaded.train,
+            &loaded.train,
             &loaded.validation,
             eval_scale,
             &mut std::io::sink(),
@@ -396,7 +516,7 @@ mod tests {
             ..Config::default()
         };
         let Loaded {
-            train: mut train_set,
+            train: train_set,
             validation,
             eval_scale,
             ..
@@ -415,7 +535,7 @@ mod tests {
         );
         let report = train(
             &config,
-            &mut train_set,
+            &train_set,
             &validation,
             eval_scale,
             &mut std::io::sink(),
@@ -502,7 +622,7 @@ mod tests {
                 buckets,
                 ..Config::default()
             };
-            match train(&config, &mut [], &[], 100, &mut std::io::sink()) {
+            match train(&config, &[], &[], 100, &mut std::io::sink()) {
                 Err(TrainError::Shape(e)) => Some(e),
                 _ => None,
             }
@@ -514,7 +634,7 @@ mod tests {
         assert_eq!(refused(256, 9), Some(NetError::BadBuckets(9)));
         // A legal shape gets as far as the (empty) data.
         let config = Config::default();
-        let empty = train(&config, &mut [], &[], 100, &mut std::io::sink());
+        let empty = train(&config, &[], &[], 100, &mut std::io::sink());
         assert!(matches!(empty, Err(TrainError::NoSamples)));
     }
 
@@ -558,6 +678,87 @@ mod tests {
                 .quantise()
         };
         assert_eq!(run(), run());
+    }
+
+    /// A run stopped after its first epoch and started again with the
+    /// same checkpoint goes on where it stopped and ends with the very
+    /// network, losses and kept epoch of an unbroken run (two threads, a
+    /// mirrored order, so the replayed shuffles and split sums show);
+    /// another run's checkpoint is refused.
+    #[test]
+    fn a_run_resumed_from_its_checkpoint_trains_as_an_unbroken_one() {
+        let (scratch, data) = small_data("checkpoint");
+        let path = scratch.path().join("run.checkpoint");
+        let config = Config {
+            data: vec![data.clone()],
+            hidden: 8,
+            epochs: 3,
+            batch: 512,
+            threads: 2,
+            seed: 9,
+            king: KingBuckets::NONE,
+            king_given: true,
+            ..Config::default()
+        };
+        assert!(config.mirror_samples());
+        let loaded = load(&config).unwrap();
+        let run = |config: &Config, log: &mut Vec<u8>| {
+            train(
+                config,
+                &loaded.train,
+                &loaded.validation,
+                loaded.eval_scale,
+                log,
+            )
+        };
+        let unbroken = run(&config, &mut Vec::new()).unwrap();
+        let with_checkpoint = Config {
+            checkpoint: Some(path.clone()),
+            ..config.clone()
+        };
+        let first = run(
+            &Config {
+                epochs: 1,
+                ..with_checkpoint.clone()
+            },
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(first.losses[..], unbroken.losses[..1]);
+        assert!(path.exists());
+        let mut log = Vec::new();
+        let resumed = run(&with_checkpoint, &mut log).unwrap();
+        let log = String::from_utf8(log).unwrap();
+        assert!(
+            log.contains("resumed from") && log.contains("after epoch 1"),
+            "{log}"
+        );
+        assert!(!log.contains("epoch 1: train loss"), "{log}");
+        assert_eq!(resumed.losses, unbroken.losses);
+        assert_eq!(resumed.best_epoch, unbroken.best_epoch);
+        let bits = |r: &Report| r.network.params().map(|w| w.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&resumed), bits(&unbroken));
+
+        let other = Config {
+            seed: 10,
+            ..with_checkpoint.clone()
+        };
+        match run(&other, &mut Vec::new()) {
+            Err(TrainError::Checkpoint {
+                error: CheckpointError::OtherRun,
+                ..
+            }) => {}
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("another run's checkpoint was taken"),
+        }
+        std::fs::write(&path, b"KILNCKPT\x01\x00short").unwrap();
+        match run(&with_checkpoint, &mut Vec::new()) {
+            Err(e @ TrainError::Checkpoint { .. }) => {
+                assert!(e.to_string().contains("run.checkpoint"), "{e}")
+            }
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("a damaged checkpoint was taken"),
+        }
     }
 
     /// `--init` starts from a network's weights: with no epoch to train,
@@ -666,7 +867,7 @@ mod tests {
                 ..config.clone()
             };
             let sink = &mut std::io::sink();
-            train(&config, &mut loaded.train, &[], first.eval_scale, sink).unwrap()
+            train(&config, &loaded.train, &[], first.eval_scale, sink).unwrap()
         };
         let wide = widen(0, &mut loaded).network;
         assert_eq!(wide.hidden, 32);

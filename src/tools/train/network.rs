@@ -1,7 +1,7 @@
 //! The network in floats as it trains: forward pass, gradient, loss, and
 //! the conversions to and from the integer weights of `nnue::file`.
 
-use super::samples::TrainSample;
+use super::samples::{Entry, TrainSample};
 use super::WEIGHT_CLIP;
 use crate::nnue::file::{output_layer, output_layer_mut};
 use crate::nnue::{in_layer, mirror, KingBuckets, Weights, INPUTS, MAX_ACTIVE, QA, QB};
@@ -235,31 +235,44 @@ impl FloatNetwork {
         out
     }
 
-    /// The raw output (units of `eval_scale` centipawns) of a sample.
-    pub fn forward(&self, sample: &TrainSample) -> f32 {
+    /// The raw output (units of `eval_scale` centipawns) of a sample, read
+    /// left-right mirrored when `mirrored`.
+    pub fn forward(&self, sample: &TrainSample, mirrored: bool) -> f32 {
         let mut ours = vec![0.0; self.hidden];
         let mut theirs = vec![0.0; self.hidden];
-        self.accumulate(sample.features(), &mut ours, &mut theirs);
+        let mut plain = [0u16; MAX_ACTIVE];
+        let n = sample.features(mirrored, &mut plain);
+        self.accumulate(&plain[..n], &mut ours, &mut theirs);
         self.output(&ours, &theirs, sample.bucket(self.buckets))
     }
 
     /// The evaluation of a position in centipawns, for the side to move.
     pub fn evaluate(&self, pos: &crate::chess::Position) -> f32 {
         let sample = TrainSample::new(pos, 0.0, 0.0);
-        self.forward(&sample) * self.eval_scale as f32
+        self.forward(&sample, false) * self.eval_scale as f32
     }
 
-    /// Adds the gradient of the squared error on `samples` to `grad`;
-    /// returns the summed error.
-    pub(super) fn backward(&self, samples: &[TrainSample], grad: &mut FloatNetwork) -> f64 {
+    /// Adds the gradient of the squared error on the `entries` of
+    /// `samples` to `grad`; returns the summed error.
+    pub(super) fn backward(
+        &self,
+        samples: &[TrainSample],
+        entries: &[Entry],
+        grad: &mut FloatNetwork,
+    ) -> f64 {
         let h = self.hidden;
         let mut ours = vec![0.0; h];
         let mut theirs = vec![0.0; h];
         let mut d_ours = vec![0.0; h];
         let mut d_theirs = vec![0.0; h];
+        let mut plain = [0u16; MAX_ACTIVE];
         let mut error = 0.0f64;
-        for sample in samples {
-            self.accumulate(sample.features(), &mut ours, &mut theirs);
+        for &entry in entries {
+            let (index, mirrored) = entry.get();
+            let sample = &samples[index];
+            let n = sample.features(mirrored, &mut plain);
+            let plain = &plain[..n];
+            self.accumulate(plain, &mut ours, &mut theirs);
             let bucket = sample.bucket(self.buckets);
             // The output as a win chance.
             let p = sigmoid(self.output(&ours, &theirs, bucket).into()) as f32;
@@ -287,11 +300,7 @@ impl FloatNetwork {
                 };
                 grad.b1[i] += d_ours[i] + d_theirs[i];
             }
-            for ((features, n), d) in self
-                .features(sample.features())
-                .iter()
-                .zip([&d_ours, &d_theirs])
-            {
+            for ((features, n), d) in self.features(plain).iter().zip([&d_ours, &d_theirs]) {
                 for &f in &features[..*n] {
                     let f = f as usize;
                     for (g, d) in grad.w1[f * h..][..h].iter_mut().zip(d) {
@@ -381,7 +390,7 @@ pub fn loss(net: &FloatNetwork, samples: &[TrainSample], threads: usize) -> f64 
                 scope.spawn(move || {
                     part.iter()
                         .map(|s| {
-                            let d = sigmoid(net.forward(s).into()) as f32 - s.target;
+                            let d = sigmoid(net.forward(s, false).into()) as f32 - s.target;
                             (d * d) as f64
                         })
                         .sum::<f64>()
@@ -463,7 +472,7 @@ mod tests {
         let net = random_with_kings(8, 2, king, 11);
         let data = samples(24, 5);
         let mut grad = net.zero_like();
-        net.backward(&data, &mut grad);
+        net.backward(&data, &Entry::all(data.len(), false), &mut grad);
         let analytic: Vec<f32> = grad.params().copied().collect();
         let largest = analytic.iter().fold(0.0f32, |m, g| m.max(g.abs()));
         assert!(largest > 1e-3, "a gradient of {largest} tests nothing");

@@ -15,12 +15,24 @@ use std::path::PathBuf;
 /// `fit_eval_scale` stops when its bracket is this narrow (centipawns).
 const EVAL_SCALE_PRECISION: f64 = 0.5;
 
-/// One position: its features, search score and result from the side to
-/// move's view, and the target made of them.
+/// One position as the trainer keeps it, in 36 bytes: its pieces as the
+/// side to move sees them, its search score and result from the side to
+/// move's view, and the target made of them. A position's left-right
+/// mirror is not stored: `features` reads either (see `Entry`).
+///
+/// The pieces are the plain features (`nnue::active_features`: one input
+/// layer, no mirroring), `code × 64 + square` with `code = theirs × 6 +
+/// kind`: the occupied squares as a bitboard, and each occupied square's
+/// code in square order, two to a byte. Every square holds one piece, so
+/// that is every feature, and at most 32 codes fill the 16 bytes.
 #[derive(Clone, Copy)]
 pub struct TrainSample {
-    features: [u16; MAX_ACTIVE],
-    count: u8,
+    /// The occupied squares (the side to move's own), low half then high:
+    /// two `u32` keep the sample 4-byte aligned, 36 bytes in all.
+    occupied: [u32; 2],
+    /// The code of each occupied square in ascending order, low nibble
+    /// first.
+    codes: [u8; 16],
     /// Centipawns.
     score: f32,
     /// 1 win, 0.5 draw, 0 loss.
@@ -28,40 +40,96 @@ pub struct TrainSample {
     pub(super) target: f32,
 }
 
+/// What a sample takes in memory: the pool's size is this times its
+/// positions (plus 4 bytes an entry of the training order).
+pub const SAMPLE_BYTES: usize = std::mem::size_of::<TrainSample>();
+
+const _: () = assert!(SAMPLE_BYTES == 36);
+
 impl TrainSample {
     /// `pos`'s features, with `score` (centipawns) and `result` (1, 0.5
     /// or 0) from the side to move's view; no target yet.
     pub(super) fn new(pos: &crate::chess::Position, score: f32, result: f32) -> TrainSample {
-        let mut sample = TrainSample {
-            features: [0; MAX_ACTIVE],
-            count: 0,
+        let mut plain = [0u16; MAX_ACTIVE];
+        let n = active_features(pos, &mut plain);
+        let mut code_of = [0u8; 64];
+        let mut occupied = 0u64;
+        for &f in &plain[..n] {
+            occupied |= 1 << (f % 64);
+            code_of[f as usize % 64] = (f / 64) as u8;
+        }
+        let mut codes = [0u8; 16];
+        let mut squares = occupied;
+        let mut i = 0;
+        while squares != 0 {
+            let sq = squares.trailing_zeros() as usize;
+            codes[i / 2] |= code_of[sq] << (4 * (i % 2));
+            squares &= squares - 1;
+            i += 1;
+        }
+        TrainSample {
+            occupied: [occupied as u32, (occupied >> 32) as u32],
+            codes,
             score,
             result,
             target: 0.0,
-        };
-        sample.count = active_features(pos, &mut sample.features) as u8;
-        sample
+        }
     }
 
-    pub(super) fn features(&self) -> &[u16] {
-        &self.features[..self.count as usize]
+    /// The plain features, read left-right mirrored (files a..h as h..a)
+    /// when `mirrored`, into `out`; returns how many.
+    #[inline]
+    pub(super) fn features(&self, mirrored: bool, out: &mut [u16; MAX_ACTIVE]) -> usize {
+        let flip = if mirrored { 7 } else { 0 };
+        let mut squares = self.occupied[0] as u64 | (self.occupied[1] as u64) << 32;
+        let mut n = 0;
+        while squares != 0 && n < MAX_ACTIVE {
+            let sq = squares.trailing_zeros() as u16;
+            let code = (self.codes[n / 2] >> (4 * (n % 2))) & 15;
+            out[n] = code as u16 * 64 + (sq ^ flip);
+            squares &= squares - 1;
+            n += 1;
+        }
+        n
+    }
+
+    /// Pieces on the board (kings included).
+    #[inline]
+    fn pieces(&self) -> usize {
+        (self.occupied[0].count_ones() + self.occupied[1].count_ones()) as usize
     }
 
     /// Its output bucket in a network of `buckets` (a feature per piece).
+    #[inline]
     pub(super) fn bucket(&self, buckets: usize) -> usize {
-        output_bucket(self.count as usize, buckets)
+        output_bucket(self.pieces(), buckets)
+    }
+}
+
+/// One position of the training order: a sample's index and whether it
+/// is read mirrored left to right (`index × 2 + mirrored`). The inputs do
+/// not show castling rights, so the only difference a mirror makes to the
+/// true value is invisible to the network anyway: twice the positions for
+/// the same data, at 4 bytes each rather than a stored copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry(u32);
+
+impl Entry {
+    /// The entries of `count` samples, each followed by its mirror when
+    /// `mirrored`: the training order before the first shuffle.
+    pub fn all(count: usize, mirrored: bool) -> Vec<Entry> {
+        assert!(count < (u32::MAX / 2) as usize, "at most 2^31 samples");
+        let step = 1 + !mirrored as u32;
+        (0..count as u32 * 2)
+            .step_by(step as usize)
+            .map(Entry)
+            .collect()
     }
 
-    /// The same position with files a..h mirrored to h..a, and the same
-    /// target. The inputs do not show castling rights, so the only
-    /// difference a mirror makes to the true value is invisible to the
-    /// network anyway: twice the positions for the same data.
-    fn mirror_files(&self) -> TrainSample {
-        let mut mirrored = *self;
-        for f in &mut mirrored.features[..self.count as usize] {
-            *f ^= 7;
-        }
-        mirrored
+    /// The sample's index and whether it is read mirrored.
+    #[inline]
+    pub fn get(self) -> (usize, bool) {
+        ((self.0 >> 1) as usize, self.0 & 1 == 1)
     }
 }
 
@@ -87,8 +155,8 @@ struct ReadSamples {
 
 /// Reads the positions `SampleFilter::default()` keeps from each data
 /// file, holding out the validation games (`fit::is_validation_game`,
-/// chosen by their content) and adding mirrored copies right after the
-/// training originals.
+/// chosen by their content). Mirrored copies are not stored: the
+/// training order reads each sample mirrored too (`Entry`).
 fn read_samples(config: &Config) -> Result<ReadSamples, TrainError> {
     let mut read = ReadSamples {
         train: Vec::new(),
@@ -112,7 +180,7 @@ fn read_samples(config: &Config) -> Result<ReadSamples, TrainError> {
         end_files_before(&mut read, game.file);
         let held_out = game.held_out();
         for s in game.samples(&SampleFilter::default()).map_err(data_error)? {
-            let taken = read.train.len() / (1 + config.mirror_samples() as usize);
+            let taken = read.train.len();
             if !held_out && config.max_positions > 0 && taken >= config.max_positions {
                 continue;
             }
@@ -128,9 +196,6 @@ fn read_samples(config: &Config) -> Result<ReadSamples, TrainError> {
                 read.validation.push(sample);
             } else {
                 read.train.push(sample);
-                if config.mirror_samples() {
-                    read.train.push(sample.mirror_files());
-                }
             }
         }
     }
@@ -150,9 +215,7 @@ fn set_targets(config: &Config, read: ReadSamples) -> Loaded {
         classical,
         file_ends,
     } = read;
-    // Mirrored copies (pushed right after each original) add nothing to a fit.
-    let step = 1 + config.mirror_samples() as usize;
-    let fit = |samples: &[TrainSample]| fit_eval_scale(samples.iter().step_by(step)).round() as i32;
+    let fit = |samples: &[TrainSample]| fit_eval_scale(samples.iter()).round() as i32;
     let eval_scale = config.eval_scale.unwrap_or_else(|| fit(&train));
     let mut file_scales = Vec::new();
     let (mut train_start, mut validation_start) = (0, 0);
@@ -203,6 +266,7 @@ pub fn fit_eval_scale<'a>(samples: impl Iterator<Item = &'a TrainSample> + Clone
 
 /// The samples of the data files, split.
 pub struct Loaded {
+    /// The training positions, each once (`Entry` reads mirrors).
     pub train: Vec<TrainSample>,
     pub validation: Vec<TrainSample>,
     /// The loss of the hand-written evaluation's static scores on the
@@ -248,6 +312,50 @@ pub(super) mod tests {
         (dir, out)
     }
 
+    /// A sample holds every feature of its position (in square order),
+    /// and reads them mirrored as the stored copies were (`f ^ 7`), with
+    /// the bucket of its piece count: both sides to move, full and sparse
+    /// boards.
+    #[test]
+    fn a_sample_keeps_every_feature_and_reads_its_mirror() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let sample = TrainSample::new(&pos, 12.0, 1.0);
+            let mut plain = [0u16; MAX_ACTIVE];
+            let n = active_features(&pos, &mut plain);
+            let mut expected: Vec<u16> = plain[..n].to_vec();
+            expected.sort_unstable_by_key(|f| f % 64);
+            let mut got = [0u16; MAX_ACTIVE];
+            let m = sample.features(false, &mut got);
+            assert_eq!(&got[..m], &expected[..], "{fen}");
+            let m = sample.features(true, &mut got);
+            let mut mirrored: Vec<u16> = plain[..n].iter().map(|f| f ^ 7).collect();
+            let mut read = got[..m].to_vec();
+            mirrored.sort_unstable();
+            read.sort_unstable();
+            assert_eq!(read, mirrored, "{fen} mirrored");
+            for buckets in [1, 4, 8] {
+                assert_eq!(sample.bucket(buckets), output_bucket(n, buckets));
+            }
+            assert_eq!((sample.score, sample.result), (12.0, 1.0));
+        }
+    }
+
+    /// The training order holds each sample once, or once and mirrored,
+    /// in the order the stored copies had.
+    #[test]
+    fn entries_read_each_sample_and_its_mirror() {
+        let plain: Vec<_> = Entry::all(3, false).into_iter().map(Entry::get).collect();
+        assert_eq!(plain, [(0, false), (1, false), (2, false)]);
+        let both: Vec<_> = Entry::all(2, true).into_iter().map(Entry::get).collect();
+        assert_eq!(both, [(0, false), (0, true), (1, false), (1, true)]);
+    }
+
     /// Results drawn with `P(win) = sigmoid(score / 150)`: the fit finds
     /// 150 again.
     #[test]
@@ -263,8 +371,8 @@ pub(super) mod tests {
                     0.0
                 };
                 TrainSample {
-                    features: [0; MAX_ACTIVE],
-                    count: 0,
+                    occupied: [0; 2],
+                    codes: [0; 16],
                     score,
                     result,
                     target: 0.0,
