@@ -1,6 +1,6 @@
 //! A race between `bestmove` and the next command, alone in its own test
 //! binary: it loads every core on purpose, which would disturb the timing
-//! checks of the other session tests.
+//! checks of the other session tests (in `tests/all`).
 
 mod common;
 

@@ -4,7 +4,7 @@
 //! or draw, and UCI sessions with `SyzygyPath`. The tables (all of three
 //! and four pieces) are in `tests/data/syzygy/`.
 
-mod common;
+use crate::common;
 
 use common::{errors, Engine};
 use kiln::chess::{Move, Position};
@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
-const PROBES: &str = include_str!("data/syzygy_probes.txt");
+const PROBES: &str = include_str!("../data/syzygy_probes.txt");
 
 /// White to move wins KRvK, but nine of the nineteen moves let the rook go.
 const KRVK_WIN: &str = "8/5k2/6R1/8/8/8/8/2K5 w - - 0 1";
