@@ -4,12 +4,15 @@
 //! Run one file's tests with a filter: `cargo test --release --test all
 //! uci::` (the trailing `::` keeps `uci_prop::` out).
 //!
-//! Two kinds of test live in binaries of their own: the checks that need
-//! outside programs (polyglot, stockfish, chromium with node), in
+//! Some tests live in binaries of their own: the checks that need outside
+//! programs (polyglot, stockfish, chromium with node), in
 //! `tests/external/`, whose harness can report a test ignored, with why,
-//! when its program is missing; and the UCI race test
-//! (`tests/uci_race.rs`), which loads every core on purpose and so must not
-//! run beside the timing checks here.
+//! when its program is missing; and those that need the process to
+//! themselves: `tests/uci_race.rs` loads every core on purpose (it would
+//! disturb the timing checks here), `tests/workers.rs` counts the process's
+//! allocations and threads, and `tests/uci_prop.rs` counts every panic in
+//! the process and opens the Syzygy tables in it (one set per process:
+//! here `syzygy` and `tb_conversion` share `common::syzygy_tables`).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -37,5 +40,3 @@ mod syzygy;
 mod tables;
 mod tb_conversion;
 mod uci;
-mod uci_prop;
-mod workers;

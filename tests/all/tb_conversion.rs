@@ -29,9 +29,9 @@ use crate::common;
 
 use common::{errors, Engine};
 use kiln::chess::{legal_moves, Color, Kind, Position};
-use kiln::syzygy::{scan, Tablebases, Wdl};
+use kiln::syzygy::{Tablebases, Wdl};
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
@@ -97,14 +97,10 @@ fn starts() -> Vec<Start> {
         .collect()
 }
 
-/// The prober holds one set of tables per process: the tests share it.
-fn tables() -> &'static Tablebases {
-    static LOADED: OnceLock<Tablebases> = OnceLock::new();
-    LOADED.get_or_init(|| {
-        let files = scan(TABLES).expect("the test tables can be read");
-        let opened = Tablebases::open(files).expect("tables found");
-        opened.expect("the prober opens them")
-    })
+/// The prober holds one set of tables per process: the tests share it
+/// (with those of `syzygy`, in the same binary).
+fn tables() -> Arc<Tablebases> {
+    common::syzygy_tables()
 }
 
 /// How a game ended.

@@ -6,10 +6,12 @@
 #![allow(dead_code)]
 
 use kiln::chess::Position;
+use kiln::syzygy::{scan, Tablebases};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 pub struct Engine {
@@ -203,4 +205,19 @@ fn is_executable(file: &std::path::Path) -> bool {
 #[cfg(not(unix))]
 fn is_executable(file: &std::path::Path) -> bool {
     file.is_file()
+}
+
+/// The Syzygy tables of `tests/data/syzygy`, opened once per test binary
+/// and shared by its tests: the prober holds one set of tables per process
+/// (a second `Tablebases::open` fails while the first is open).
+pub fn syzygy_tables() -> Arc<Tablebases> {
+    static LOADED: OnceLock<Arc<Tablebases>> = OnceLock::new();
+    LOADED
+        .get_or_init(|| {
+            let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+            let files = scan(dir).expect("the test tables can be read");
+            let opened = Tablebases::open(files).expect("tables found");
+            Arc::new(opened.expect("the prober opens them"))
+        })
+        .clone()
 }

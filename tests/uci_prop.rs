@@ -6,8 +6,8 @@
 //! where `readyok` can be read. Cases come from a fixed seed, as in
 //! `parsers_prop.rs`.
 
-use crate::common;
-use crate::prop_inputs;
+mod common;
+mod prop_inputs;
 
 use kiln::tools::datagen::GENFENS_MAX_COUNT;
 use kiln::uci::options::{self, OptionValue};
