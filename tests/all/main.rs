@@ -38,5 +38,6 @@ mod skill;
 mod spsa;
 mod syzygy;
 mod tables;
+mod targets;
 mod tb_conversion;
 mod uci;
