@@ -1,6 +1,6 @@
 //! A race between `bestmove` and the next command, alone in its own test
 //! binary: it loads every core on purpose, which would disturb the timing
-//! checks of the other session tests.
+//! checks of the other session tests (in `tests/all`).
 
 mod common;
 
@@ -14,7 +14,7 @@ fn commands_right_after_bestmove_are_acted_on() {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let _load = Load::start(4 * cores);
     let mut e = Engine::start();
-    for i in 0..300 {
+    for i in 0..100 {
         e.send("position startpos moves e2e4 e7e5");
         e.send("go nodes 1000");
         e.bestmove(20);

@@ -1,16 +1,17 @@
 //! The UCI session harness shared by the session test files: the built
 //! binary (or `KILN_ENGINE`) as a child process, read line by line; the
 //! scratch directories of the tests that write files; and the outside
-//! programs some tests run (found, or the test skipped with a note, or in
-//! CI failed).
+//! programs some tests run (found on PATH or in /usr/games, or why not).
 // Each test file uses a different part of the harness.
 #![allow(dead_code)]
 
 use kiln::chess::Position;
+use kiln::syzygy::{scan, Tablebases};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 pub struct Engine {
@@ -162,33 +163,36 @@ pub fn scratch_dir(name: &str) -> tempfile::TempDir {
 /// Where Debian installs games (stockfish, polyglot): often not on PATH.
 const DEBIAN_GAMES: &str = "/usr/games";
 
-/// Is this a CI run (`CI` set to `true` or `1`, as CI services do)?
+/// Is this a CI run (`CI` set to `true` or `1`, as CI services do)? There
+/// a test whose program is missing fails instead of being ignored.
 pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
 }
 
-/// The outside program `name` (from the Debian package `package`), looked
-/// for on PATH and then in /usr/games. When it is missing, `what` (the
-/// checks that need it) cannot run: in CI that fails the test, since a
-/// check that silently did not run is no check; elsewhere the test is
-/// skipped with a note saying so (`None`: the caller returns).
-pub fn program_or_skip(name: &str, package: &str, what: &str) -> Option<PathBuf> {
+/// The outside program `name`, looked for on PATH and then in /usr/games.
+pub fn find_program(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")
         .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
         .unwrap_or_default();
-    let found = path
-        .into_iter()
+    path.into_iter()
         .chain([PathBuf::from(DEBIAN_GAMES)])
         .map(|dir| dir.join(name))
-        .find(|file| is_executable(file));
-    if found.is_none() {
-        let missing = format!(
-            "{name} not found on PATH or in {DEBIAN_GAMES} (install Debian package {package})"
-        );
-        assert!(!in_ci(), "{missing}; CI=true, so {what} must run");
-        eprintln!("skipped: {missing}; {what} did not run");
-    }
-    found
+        .find(|file| is_executable(file))
+}
+
+/// Why the outside program `name` (from the Debian package `package`)
+/// cannot be used, if it cannot: how to install it.
+pub fn program_missing(name: &str, package: &str) -> Option<String> {
+    find_program(name)
+        .is_none()
+        .then(|| format!("{name} not found on PATH or in {DEBIAN_GAMES}: apt install {package}"))
+}
+
+/// The outside program `name` for a test that needs it. The harness of
+/// `tests/external` has checked that it is there before the test starts
+/// (or reported the test ignored, in CI failed), so this finds it.
+pub fn program(name: &str) -> PathBuf {
+    find_program(name).unwrap_or_else(|| panic!("{name} not found on PATH or in {DEBIAN_GAMES}"))
 }
 
 #[cfg(unix)]
@@ -201,4 +205,19 @@ fn is_executable(file: &std::path::Path) -> bool {
 #[cfg(not(unix))]
 fn is_executable(file: &std::path::Path) -> bool {
     file.is_file()
+}
+
+/// The Syzygy tables of `tests/data/syzygy`, opened once per test binary
+/// and shared by its tests: the prober holds one set of tables per process
+/// (a second `Tablebases::open` fails while the first is open).
+pub fn syzygy_tables() -> Arc<Tablebases> {
+    static LOADED: OnceLock<Arc<Tablebases>> = OnceLock::new();
+    LOADED
+        .get_or_init(|| {
+            let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+            let files = scan(dir).expect("the test tables can be read");
+            let opened = Tablebases::open(files).expect("tables found");
+            Arc::new(opened.expect("the prober opens them"))
+        })
+        .clone()
 }

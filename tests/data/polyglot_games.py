@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/data/polyglot_games.pgn: a few games along standard opening
-lines, for tests/polyglot.rs to build a book from with polyglot's own
+lines, for tests/external/polyglot_book.rs to build a book from with polyglot's own
 `make-book`. Each line is checked move by move with python-chess (every SAN
 legal and written as python-chess writes it). Regenerate from the repository
 root with

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes tests/data/polyglot_keys.txt: polyglot keys computed by python-chess
 (`chess.polyglot.zobrist_hash`), an implementation independent of Kiln's,
-for tests/polyglot.rs to compare against.
+for tests/all/polyglot.rs to compare against.
 
 Positions: every position of tests/data/perft.epd, and from each the positions
 after 1..8 plies of seeded random play (seed = the EPD line number), which

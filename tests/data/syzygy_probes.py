@@ -2,7 +2,7 @@
 """Writes tests/data/syzygy_probes.txt: random legal positions of three and
 four pieces with their WDL and DTZ as python-chess's Syzygy prober
 (`chess.syzygy`, an implementation independent of the one Kiln uses) reads
-them from the tables in tests/data/syzygy/, for tests/syzygy.rs to compare
+them from the tables in tests/data/syzygy/, for tests/all/syzygy.rs to compare
 against.
 
 Positions: random placements of two kings and one or two other pieces of

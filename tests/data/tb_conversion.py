@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/data/tb_conversion.txt: the starts of the tablebase
-conversion games of tests/tb_conversion.rs, with the outcome the tables
+conversion games of tests/all/tb_conversion.rs, with the outcome the tables
 give (python-chess's Syzygy prober, `chess.syzygy`, reading the tables in
 tests/data/syzygy/).
 

@@ -4,7 +4,7 @@
 //! binary, and must come back as the same games: start, moves, scores and
 //! results.
 
-mod common;
+use crate::common;
 
 use common::{engine_path, scratch_dir};
 use kiln::chess::{Color, Position};

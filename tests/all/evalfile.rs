@@ -1,7 +1,7 @@
 //! OpenBench's `make EXE=<name> EVALFILE=<path>`: the named network is the
 //! one embedded, checked like the committed one. Each case is a whole
 //! release build (minutes), so the test is ignored by `cargo test`; run it
-//! with `cargo test --release --test evalfile -- --ignored`.
+//! with `cargo test --release --test all evalfile:: -- --ignored`.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -38,7 +38,7 @@ fn evalfile_embeds_another_network_and_refuses_a_bad_one() {
     assert!(version.contains("network kiln-3.nnue "), "{version}");
     let bench = run(&exe, "bench");
     let nodes = bench.lines().last().unwrap().split(' ').next().unwrap();
-    let committed = include_str!("../bench.txt").trim();
+    let committed = include_str!("../../bench.txt").trim();
     assert_ne!(nodes, committed, "another network, the same search?");
 
     // A file that is no network fails the build, naming the file.

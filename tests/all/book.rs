@@ -1,7 +1,7 @@
 //! The opening book: compiled at build time from `openings.txt`, probed by
 //! position, loaded at run time with `BookFile`.
 
-mod common;
+use crate::common;
 
 use common::scratch_dir;
 use kiln::book::{Book, BookError, LineProblem};

@@ -3,7 +3,7 @@
 //! loads a network only after the checks the build applies to the
 //! embedded one. (Kernels and accumulators have unit tests in `src/nnue/`.)
 
-mod common;
+use crate::common;
 
 use common::{engine_path, errors, scratch_dir, Engine};
 use kiln::nnue::file;

@@ -4,7 +4,7 @@
 //! or draw, and UCI sessions with `SyzygyPath`. The tables (all of three
 //! and four pieces) are in `tests/data/syzygy/`.
 
-mod common;
+use crate::common;
 
 use common::{errors, Engine};
 use kiln::chess::{Move, Position};
@@ -14,11 +14,11 @@ use kiln::search::tt::TranspositionTable;
 use kiln::search::{SearchRequest, SearchResult, Signals, ThreadPool};
 use kiln::syzygy::{scan, Tablebases, Wdl};
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
-const PROBES: &str = include_str!("data/syzygy_probes.txt");
+const PROBES: &str = include_str!("../data/syzygy_probes.txt");
 
 /// White to move wins KRvK, but nine of the nineteen moves let the rook go.
 const KRVK_WIN: &str = "8/5k2/6R1/8/8/8/8/2K5 w - - 0 1";
@@ -27,16 +27,10 @@ const KPVK_DRAW: &str = "8/4k3/8/3P4/3K4/8/8/8 b - - 0 1";
 /// Five pieces (beyond the tables): Qxd8+ Kxd8 reaches a won KRvK.
 const INTO_THE_TABLES: &str = "3rk3/8/8/8/8/8/8/K2Q3R w - - 0 1";
 
-/// The prober holds one set of tables per process: the tests share it.
+/// The prober holds one set of tables per process: the tests share it
+/// (with those of `tb_conversion`, in the same binary).
 fn tables() -> Arc<Tablebases> {
-    static LOADED: OnceLock<Arc<Tablebases>> = OnceLock::new();
-    LOADED
-        .get_or_init(|| {
-            let files = scan(TABLES).expect("the test tables can be read");
-            let opened = Tablebases::open(files).expect("tables found");
-            Arc::new(opened.expect("the prober opens them"))
-        })
-        .clone()
+    common::syzygy_tables()
 }
 
 /// The outcome for the side that played `mv` from `fen`.

@@ -5,12 +5,12 @@
 //! compares a screenshot with tests/browser/board.png, and fails on any
 //! console error or request that would leave the machine; the screenshots
 //! stay in target/browser/ for a person to look at. Without node, the npm
-//! packages or chromium the test is skipped with a note, except in CI,
-//! where it fails.
+//! packages or chromium the harness (`main.rs`) reports the test ignored,
+//! with why, except in CI, where it fails.
 
-mod common;
+use crate::common;
 
-use common::{engine_path, in_ci, program_or_skip};
+use common::engine_path;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -65,24 +65,14 @@ fn screenshot_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("target/browser"))
 }
 
-#[test]
-fn the_page_plays_games_and_analyses_in_a_real_browser() {
+/// The npm packages play.mjs imports (`npm ci` installs them).
+pub const NODE_PACKAGES: [&str; 2] = ["playwright-core", "pngjs"];
+
+pub fn the_page_plays_games_and_analyses_in_a_real_browser() {
     let what = "the browser test (tests/browser/play.mjs)";
-    let Some(node) = program_or_skip("node", "nodejs", what) else {
-        return;
-    };
-    let Some(chromium) = program_or_skip("chromium", "chromium", what) else {
-        return;
-    };
+    let node = common::program("node");
+    let chromium = common::program("chromium");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for package in ["playwright-core", "pngjs"] {
-        if !root.join("node_modules").join(package).is_dir() {
-            let missing = format!("node_modules/{package} is missing (run npm ci)");
-            assert!(!in_ci(), "{missing}; CI=true, so {what} must run");
-            eprintln!("skipped: {missing}; {what} did not run");
-            return;
-        }
-    }
     let (_server, url) = start_server();
     let out = screenshot_dir();
     let status = Command::new(node)

@@ -1,6 +1,6 @@
 //! Perft against published counts. The full suites in `tests/data/` are
 //! `#[ignore]`d (about a minute in release):
-//! `cargo test --release --test perft -- --ignored`.
+//! `cargo test --release --test all perft:: -- --ignored`.
 
 use kiln::chess::perft::perft;
 use kiln::chess::Position;

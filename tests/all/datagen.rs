@@ -2,7 +2,7 @@
 //! legally, and their scores are exactly what the search says; runs append
 //! and a cut-off record is repaired.
 
-mod common;
+use crate::common;
 
 use common::scratch_dir;
 use kiln::data::format::{GameReader, HEADER_LEN};

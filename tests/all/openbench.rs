@@ -6,13 +6,13 @@
 //! turns Kiln's own book off, the compiler bound is `Cargo.toml`'s
 //! `rust-version`, and tunes build from the `tune` branch.
 
-mod common;
+use crate::common;
 
 use common::{errors, Engine};
 use serde_json::{Map, Value};
 
 fn config() -> Map<String, Value> {
-    let text = include_str!("../openbench/Kiln.json");
+    let text = include_str!("../../openbench/Kiln.json");
     match serde_json::from_str(text) {
         Ok(Value::Object(map)) => map,
         other => panic!("openbench/Kiln.json is no JSON object: {other:?}"),
@@ -167,7 +167,7 @@ fn the_engine_config_has_the_fields_openbench_requires() {
         assert!(items.iter().all(Value::is_string), "{list}");
     }
     // The compiler bound is the crate's own minimum Rust.
-    let cargo_toml = include_str!("../Cargo.toml");
+    let cargo_toml = include_str!("../../Cargo.toml");
     let rust_version = cargo_toml
         .lines()
         .find_map(|l| l.strip_prefix("rust-version = \""))

@@ -11,7 +11,7 @@
 //! with a fixed seed (`prop_inputs::runner`), whatever the environment says. The
 //! `cargo fuzz` targets in `fuzz/` search the same parsers without limit.
 
-mod prop_inputs;
+use crate::prop_inputs;
 
 use kiln::book::polyglot::{self, PolyglotEntry, PolyglotProblem, ENTRY_BYTES};
 use kiln::book::{Book, BookError, LineProblem};
@@ -27,7 +27,7 @@ use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use proptest::test_runner::TestCaseError;
 
-const OPENINGS: &str = include_str!("../openings.txt");
+const OPENINGS: &str = include_str!("../../openings.txt");
 
 /// A game: a position of the perft suites, up to `max_plies` random legal
 /// moves from it in UCI (written for `chess960`), and the position they

@@ -15,21 +15,27 @@
 //!
 //! Both engines search a fixed number of nodes on one thread, and get
 //! `ucinewgame` before each game, so the games are the same on every run.
-//! Stockfish is looked for on PATH and in /usr/games (Debian's package);
-//! without it the games are skipped with a note, or fail under `CI=true`.
-//! Run with `--nocapture` to see each game's result and length.
+//!
+//! The file is compiled into two test binaries: the referee's own checks
+//! are `#[test]`s of `tests/all`; the games (the `pub fn`s) are run by the
+//! harness of `tests/external`, which reports them ignored, with why,
+//! where Stockfish (looked for on PATH and in /usr/games, Debian's
+//! package) is missing, and failed if so under `CI=true`. Each game's
+//! result and length is printed.
+// Each binary uses a different part of the file.
+#![allow(dead_code)]
 
-mod common;
+use crate::common;
 
-use common::{errors, program_or_skip, Engine};
+use common::{errors, Engine};
 use kiln::chess::{legal_moves, Color, Kind, Position};
-use kiln::syzygy::{scan, Tablebases, Wdl};
+use kiln::syzygy::{Tablebases, Wdl};
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
-const STARTS: &str = include_str!("data/tb_conversion.txt");
+const STARTS: &str = include_str!("../data/tb_conversion.txt");
 
 /// Nodes per move for Kiln.
 const KILN_NODES: u64 = 20_000;
@@ -91,14 +97,10 @@ fn starts() -> Vec<Start> {
         .collect()
 }
 
-/// The prober holds one set of tables per process: the tests share it.
-fn tables() -> &'static Tablebases {
-    static LOADED: OnceLock<Tablebases> = OnceLock::new();
-    LOADED.get_or_init(|| {
-        let files = scan(TABLES).expect("the test tables can be read");
-        let opened = Tablebases::open(files).expect("tables found");
-        opened.expect("the prober opens them")
-    })
+/// The prober holds one set of tables per process: the tests share it
+/// (with those of `syzygy`, in the same binary).
+fn tables() -> Arc<Tablebases> {
+    common::syzygy_tables()
 }
 
 /// How a game ended.
@@ -304,10 +306,7 @@ fn play_class(class: &str) {
 /// Plays every `of`-th start of `class` from the `part`-th on (a class too
 /// long for one test is split in `of` tests, which run at once).
 fn play_starts(class: &str, of: usize, part: usize) {
-    let what = format!("the {class} conversion games");
-    let Some(program) = program_or_skip("stockfish", "stockfish", &what) else {
-        return;
-    };
+    let program = common::program("stockfish");
     let starts: Vec<Start> = starts().into_iter().filter(|s| s.class == class).collect();
     assert!(starts.len() >= 6, "{} {class} starts", starts.len());
     let starts: Vec<Start> = starts.into_iter().skip(part).step_by(of).collect();
@@ -432,35 +431,29 @@ fn the_referee_sees_mates_draws_and_repetitions() {
     );
 }
 
-#[test]
-fn krvk_wins_are_mated() {
+pub fn krvk_wins_are_mated() {
     play_class("KRvK");
 }
 
 // The longest class (the opponent defends KQvKR for a long time), in two
 // halves.
-#[test]
-fn kqvkr_wins_are_mated_1() {
+pub fn kqvkr_wins_are_mated_1() {
     play_starts("KQvKR", 2, 0);
 }
 
-#[test]
-fn kqvkr_wins_are_mated_2() {
+pub fn kqvkr_wins_are_mated_2() {
     play_starts("KQvKR", 2, 1);
 }
 
-#[test]
-fn kpvk_wins_are_mated() {
+pub fn kpvk_wins_are_mated() {
     play_class("KPvK-won");
 }
 
-#[test]
-fn kpvk_draws_are_held() {
+pub fn kpvk_draws_are_held() {
     play_class("KPvK-drawn");
 }
 
-#[test]
-fn kqvkr_draws_are_held() {
+pub fn kqvkr_draws_are_held() {
     play_class("KQvKR-drawn");
 }
 

@@ -3,7 +3,7 @@
 //! what only a whole session shows. `KILN_ENGINE=/path/to/kiln` runs them
 //! against another build (e.g. to see a new test fail on the old one).
 
-mod common;
+use crate::common;
 
 use common::{assert_legal, engine_path, errors, Engine};
 use kiln::chess::Position;
@@ -1304,7 +1304,7 @@ fn a_search_given_on_the_command_line_runs_to_its_limit() {
 /// reported, 5 of these 40 searches showed one move and played another.)
 #[test]
 fn the_best_move_is_the_first_move_of_the_last_line_reported() {
-    let openings = include_str!("data/openings-20.epd");
+    let openings = include_str!("../data/openings-20.epd");
     let mut e = Engine::start();
     e.send("setoption name OwnBook value false");
     for line in openings.lines() {

@@ -199,7 +199,7 @@ fn tricky_positions_match_by_perft_3() {
 #[test]
 fn pawn_and_non_pawn_keys_follow_every_move_of_the_perft_suite() {
     let mut checked = 0;
-    for line in include_str!("data/perft.epd").lines() {
+    for line in include_str!("../data/perft.epd").lines() {
         let Some(fen) = line.split(';').next() else {
             continue;
         };

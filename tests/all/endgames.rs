@@ -29,8 +29,12 @@ const DEFENDER_NODES: u64 = 20_000;
 const HASH_MB: usize = 8;
 /// Games played at once (this machine has two cores).
 const WORKERS: usize = 2;
-/// Starts per ending for K+B+N and K+B+B.
-const STARTS: usize = 12;
+/// Starts per ending for K+B+N and K+B+B: two with the bare king in the
+/// centre, two (K+B+N) near a wrong corner, the rest anywhere, each pair
+/// once with White and once with Black attacking, on either bishop colour.
+/// (The seeded starts come in a fixed order: these are the first six of
+/// the twelve the file played when the run took twice as long.)
+const STARTS: usize = 6;
 /// Starts per ending for K+R and K+Q (quick wins, checked for regressions).
 const HEAVY_STARTS: usize = 4;
 
@@ -371,7 +375,10 @@ fn starts_are_distinct_legal_and_cover_the_hard_cases() {
                 (3..=4).contains(&lone.file()) && (3..=4).contains(&lone.rank())
             })
             .count();
-        assert!(centre >= 3, "{army:?}: {centre} starts in the centre");
+        assert!(
+            centre >= STARTS / 3,
+            "{army:?}: {centre} starts in the centre"
+        );
         for pos in &list {
             let attacker = pos.side_to_move();
             assert!(!legal_moves(pos).is_empty());
@@ -397,7 +404,10 @@ fn starts_are_distinct_legal_and_cover_the_hard_cases() {
                     wrong.iter().any(|&c| king_distance(lone, c) <= 1)
                 })
                 .count();
-            assert!(near_wrong >= 3, "{near_wrong} starts near a wrong corner");
+            assert!(
+                near_wrong >= STARTS / 3,
+                "{near_wrong} starts near a wrong corner"
+            );
         }
     }
 }

@@ -4,14 +4,14 @@
 //! search behaviour must update `bench.txt` in the same commit, so a
 //! stale signature fails here instead of misleading a test run.
 
-mod common;
+use crate::common;
 
 use common::engine_path;
 use std::process::Command;
 
 /// The count `bench.txt` holds.
 fn committed() -> u64 {
-    let text = include_str!("../bench.txt");
+    let text = include_str!("../../bench.txt");
     text.trim()
         .parse()
         .unwrap_or_else(|e| panic!("bench.txt: '{}' is no node count: {e}", text.trim()))
