@@ -21,6 +21,7 @@
 
 pub mod accumulator;
 mod kernels;
+#[cfg(target_arch = "x86_64")]
 mod simd;
 
 /// The network file's format (shared with the build script's validation).

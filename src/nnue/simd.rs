@@ -1,8 +1,8 @@
-//! The few vector operations the network's kernels are written over, one
-//! implementation per instruction set: AVX-512 (F and BW), AVX2, and a
-//! portable one in plain arrays that the compiler vectorises for whatever
-//! the target has. The kernels (`kernels.rs`) are written once, generic
-//! over `Vector`; only this file knows an instruction set.
+//! The few vector operations the network's SIMD kernels are written over,
+//! one implementation per instruction set: AVX-512 (F and BW) and AVX2.
+//! The kernels (`kernels.rs`) are written once, generic over `Vector`;
+//! only this file knows an instruction set. (Targets without them run
+//! `kernels.rs`'s portable loops: see there why not a vector of arrays.)
 //!
 //! Every operation is `#[inline(always)]`: a kernel instantiated inside a
 //! `#[target_feature]` function takes the primitives' bodies, and with
@@ -41,8 +41,10 @@ pub(super) trait Vector: Copy {
     fn min(self, other: Self) -> Self;
     /// Lane by lane, the low 16 bits of the product.
     fn mul_low(self, other: Self) -> Self;
-    /// Products of i16 pairs summed in i32: lane `i` of the result is
-    /// `a[2i]·b[2i] + a[2i+1]·b[2i+1]`.
+    /// The lanes' products `a[i]·b[i]` in i32 lanes, summed in pairs
+    /// (`a[2i]·b[2i] + a[2i+1]·b[2i+1]`, as the SIMD `madd` instructions
+    /// do) or kept one a lane: only `reduce_sum` of the result, the sum of
+    /// every product, is defined.
     fn madd(self, other: Self) -> Self::Sum;
     /// An i32 register of zeros.
     fn zero_sum() -> Self::Sum;
@@ -50,72 +52,6 @@ pub(super) trait Vector: Copy {
     fn add_sum(a: Self::Sum, b: Self::Sum) -> Self::Sum;
     /// The sum of every i32 lane, in i64.
     fn reduce_sum(sum: Self::Sum) -> i64;
-}
-
-/// Sixteen i16 lanes in plain arrays: the compiler turns each loop into
-/// whatever vector instructions the target has (SSE2 on any x86-64, NEON
-/// on ARM), or scalar code.
-#[derive(Clone, Copy)]
-pub(super) struct Portable([i16; 16]);
-
-impl Vector for Portable {
-    const LANES: usize = 16;
-    type Sum = [i32; 8];
-
-    #[inline(always)]
-    fn load(from: &[i16]) -> Portable {
-        let mut v = [0; 16];
-        v.copy_from_slice(&from[..16]);
-        Portable(v)
-    }
-    #[inline(always)]
-    fn store(self, to: &mut [i16]) {
-        to[..16].copy_from_slice(&self.0);
-    }
-    #[inline(always)]
-    fn splat(value: i16) -> Portable {
-        Portable([value; 16])
-    }
-    #[inline(always)]
-    fn add(self, other: Portable) -> Portable {
-        Portable(std::array::from_fn(|i| self.0[i].wrapping_add(other.0[i])))
-    }
-    #[inline(always)]
-    fn sub(self, other: Portable) -> Portable {
-        Portable(std::array::from_fn(|i| self.0[i].wrapping_sub(other.0[i])))
-    }
-    #[inline(always)]
-    fn max(self, other: Portable) -> Portable {
-        Portable(std::array::from_fn(|i| self.0[i].max(other.0[i])))
-    }
-    #[inline(always)]
-    fn min(self, other: Portable) -> Portable {
-        Portable(std::array::from_fn(|i| self.0[i].min(other.0[i])))
-    }
-    #[inline(always)]
-    fn mul_low(self, other: Portable) -> Portable {
-        Portable(std::array::from_fn(|i| self.0[i].wrapping_mul(other.0[i])))
-    }
-    #[inline(always)]
-    fn madd(self, other: Portable) -> [i32; 8] {
-        let (a, b) = (self.0, other.0);
-        std::array::from_fn(|i| {
-            (a[2 * i] as i32 * b[2 * i] as i32)
-                .wrapping_add(a[2 * i + 1] as i32 * b[2 * i + 1] as i32)
-        })
-    }
-    #[inline(always)]
-    fn zero_sum() -> [i32; 8] {
-        [0; 8]
-    }
-    #[inline(always)]
-    fn add_sum(a: [i32; 8], b: [i32; 8]) -> [i32; 8] {
-        std::array::from_fn(|i| a[i].wrapping_add(b[i]))
-    }
-    #[inline(always)]
-    fn reduce_sum(sum: [i32; 8]) -> i64 {
-        sum.iter().map(|&lane| lane as i64).sum()
-    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -298,24 +234,17 @@ mod tests {
                 let expected: Vec<i16> = (0..lanes).map(|i| scalar(a[i], b[i])).collect();
                 assert_eq!(got, expected, "{name}");
             }
-            let sum = V::reduce_sum(V::add_sum(V::madd(V::load(a), V::load(b)), V::zero_sum()));
-            let expected: i64 = (0..lanes)
-                .step_by(2)
-                .map(|i| {
-                    (a[i] as i32 * b[i] as i32).wrapping_add(a[i + 1] as i32 * b[i + 1] as i32)
-                })
-                .map(|lane| lane as i64)
-                .sum();
+            // madd's sum of products, exact: without i16::MIN no pair of
+            // products (at most 2 × 32767²) leaves the i32 range.
+            let a: Vec<i16> = a[..lanes].iter().map(|&v| v.max(-i16::MAX)).collect();
+            let b: Vec<i16> = b[..lanes].iter().map(|&v| v.max(-i16::MAX)).collect();
+            let sum = V::reduce_sum(V::add_sum(V::madd(V::load(&a), V::load(&b)), V::zero_sum()));
+            let expected: i64 = a.iter().zip(&b).map(|(&a, &b)| a as i64 * b as i64).sum();
             assert_eq!(sum, expected, "madd");
             let mut splat = vec![0i16; lanes];
             V::splat(-7).store(&mut splat);
             assert!(splat.iter().all(|&v| v == -7));
         }
-    }
-
-    #[test]
-    fn the_portable_vector_is_lane_by_lane_arithmetic() {
-        lane_by_lane::<Portable>();
     }
 
     #[cfg(target_arch = "x86_64")]
