@@ -48,7 +48,7 @@ fn mating_side(pos: &Position) -> Option<Color> {
 /// hand-written evaluation even when a network is in use: the networks
 /// learn from self-play games, which almost never reach them, and give the
 /// search no way to the mate (with kiln-4, K+B+N v K was drawn by the
-/// fifty-move rule in 8 of 12 `tests/endgames.rs` starts).
+/// fifty-move rule in 8 of 12 `tests/all/endgames.rs` starts).
 #[inline]
 pub fn is_mating_ending(pos: &Position) -> bool {
     mating_side(pos).is_some()
