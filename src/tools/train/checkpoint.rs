@@ -10,7 +10,6 @@
 //! 8 bytes  magic b"KILNCKPT"
 //! 2 bytes  version (u16), 1
 //! 8 bytes  the run's key (u64, `run_key`): settings and samples
-//! 8 bytes  epochs done (u64)
 //! 4 bytes  learning rate of the next epoch (f32)
 //! 4 bytes  Adam's step (i32)
 //! 8 bytes  parameters P (u64)
@@ -18,7 +17,8 @@
 //! 16·P     Adam's moments (f64 mean, f64 square) per parameter
 //! 1 byte   whether a best network follows (0 or 1)
 //!          then its validation loss (f64), epoch (u64), 4·P parameters
-//! 8 bytes  epochs of losses L (u64), then L × (train, validation) f64
+//! 8 bytes  epochs done L (u64), then each one's (train, validation)
+//!          losses (f64)
 //! 8 bytes  FNV-1a 64 of everything before
 //! ```
 //! All little-endian.
@@ -38,7 +38,6 @@ pub type Best = (f64, usize, Vec<f32>);
 pub struct Checkpoint {
     /// The run it belongs to (`run_key`).
     pub run: u64,
-    pub epochs_done: usize,
     /// The learning rate of the next epoch.
     pub lr: f32,
     pub adam_step: i32,
@@ -46,7 +45,7 @@ pub struct Checkpoint {
     /// Adam's (mean, square) per parameter.
     pub moments: Vec<(f64, f64)>,
     pub best: Option<Best>,
-    /// (train, validation) loss of each epoch done.
+    /// (train, validation) loss of each epoch done: as many as epochs.
     pub losses: Vec<(f64, f64)>,
 }
 
@@ -105,13 +104,17 @@ pub fn run_key(parts: &[&[u8]]) -> u64 {
 }
 
 impl Checkpoint {
+    /// The epochs the run had done: one loss pair each.
+    pub fn epochs_done(&self) -> usize {
+        self.losses.len()
+    }
+
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 + 24 * self.params.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&self.run.to_le_bytes());
-        out.extend_from_slice(&(self.epochs_done as u64).to_le_bytes());
         out.extend_from_slice(&self.lr.to_le_bytes());
         out.extend_from_slice(&self.adam_step.to_le_bytes());
         out.extend_from_slice(&(self.params.len() as u64).to_le_bytes());
@@ -164,7 +167,6 @@ impl Checkpoint {
             at: 10,
         };
         let run = r.u64()?;
-        let epochs_done = r.len()?;
         let lr = f32::from_bits(r.u32()?);
         let adam_step = r.u32()? as i32;
         let count = r.len()?;
@@ -190,12 +192,8 @@ impl Checkpoint {
         if r.at != body.len() {
             return Err(CheckpointError::Length);
         }
-        if losses.len() != epochs_done {
-            return Err(CheckpointError::Inconsistent);
-        }
         Ok(Checkpoint {
             run,
-            epochs_done,
             lr,
             adam_step,
             params,
@@ -269,7 +267,6 @@ mod tests {
     fn sample() -> Checkpoint {
         Checkpoint {
             run: 0xfeed,
-            epochs_done: 2,
             lr: 0.0007,
             adam_step: 40,
             params: vec![0.5, -1.25, 3.0],

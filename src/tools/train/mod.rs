@@ -279,6 +279,7 @@ pub fn train(
         for (w, &v) in net.params_mut().zip(&saved.params) {
             *w = v;
         }
+        done = saved.epochs_done();
         adam.restore(&saved.moments, saved.adam_step);
         best = saved.best.map(|(loss, e, params)| {
             let mut kept = net.clone();
@@ -289,7 +290,6 @@ pub fn train(
         });
         losses = saved.losses;
         lr = saved.lr;
-        done = saved.epochs_done;
         for _ in 0..done {
             shuffle(&mut order, &mut rng);
         }
@@ -312,7 +312,6 @@ pub fn train(
         if let Some(path) = &config.checkpoint {
             let saved = Checkpoint {
                 run,
-                epochs_done: e,
                 lr,
                 adam_step: adam.step,
                 params: net.params().copied().collect(),
