@@ -11,12 +11,6 @@ pub use kiln_formats::network as file;
 
 use std::path::Path;
 
-/// The hidden sizes the engine's kernels take: multiples of 32 (the i16
-/// values in an AVX-512 register) up to 512.
-fn engine_takes(hidden: usize) -> bool {
-    hidden.is_multiple_of(32) && hidden <= 512
-}
-
 /// What the engine embeds: the Rust module (`network.rs`) and the image of
 /// its input weight array, to be written as `INPUT_IMAGE_FILE` beside it.
 #[derive(Debug)]
@@ -33,11 +27,12 @@ pub const INPUT_IMAGE_FILE: &str = "network_w1.bin";
 /// the file, then zero rows.
 pub fn input_image(weights: &file::Weights) -> Vec<u8> {
     let rows = file::INPUTS * file::MAX_KING_BUCKETS;
-    let mut image = Vec::with_capacity(2 * rows * weights.hidden);
+    let hidden = weights.arch.hidden;
+    let mut image = Vec::with_capacity(2 * rows * hidden);
     for w in &weights.w1 {
         image.extend_from_slice(&w.to_le_bytes());
     }
-    image.resize(2 * rows * weights.hidden, 0);
+    image.resize(2 * rows * hidden, 0);
     image
 }
 
@@ -46,10 +41,12 @@ pub fn input_image(weights: &file::Weights) -> Vec<u8> {
 pub fn network_module(path: &Path, shown: &str) -> Result<Embedding, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
     let weights = file::read(&bytes).map_err(|e| format!("{shown}: {e}"))?;
-    if !engine_takes(weights.hidden) {
+    if !weights.arch.engine_runs() {
         return Err(format!(
-            "{shown}: hidden size {} (the engine takes multiples of 32 up to 512)",
-            weights.hidden
+            "{shown}: hidden size {} (the engine takes multiples of {} up to {})",
+            weights.arch.hidden,
+            file::ENGINE_HIDDEN_STEP,
+            file::ENGINE_MAX_HIDDEN
         ));
     }
     let checksum = file::stored_checksum(&bytes);
@@ -71,7 +68,7 @@ pub fn network_module(path: &Path, shown: &str) -> Result<Embedding, String> {
          /// little-endian i16, every king bucket's rows, then zero rows.\n\
          const NETWORK_INPUT_IMAGE: &[u8; {image_len}] =\n    \
          include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{image}\"));\n",
-        hidden = weights.hidden,
+        hidden = weights.arch.hidden,
         len = bytes.len(),
         path = path.display().to_string(),
         image_len = input_image.len(),
@@ -89,9 +86,7 @@ mod tests {
 
     fn weights(hidden: usize) -> file::Weights {
         file::Weights {
-            hidden,
-            buckets: 2,
-            king: file::KingBuckets::NONE,
+            arch: file::Architecture::pieces(file::KingBuckets::NONE, hidden, 2),
             w1: vec![1; file::INPUTS * hidden],
             b1: vec![2; hidden],
             w2: vec![3; 2 * 2 * hidden],
@@ -126,7 +121,7 @@ mod tests {
     #[test]
     fn the_input_image_is_the_engine_array() {
         let mut net = weights(32);
-        net.king = file::KingBuckets::standard(2).unwrap();
+        net.arch.king = file::KingBuckets::standard(2).unwrap();
         net.w1 = (0..2 * file::INPUTS * 32)
             .map(|i| (i % 1000) as i16 - 500)
             .collect();

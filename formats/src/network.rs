@@ -1,5 +1,6 @@
-//! The network file: a versioned header, then the quantised weights, all
-//! little-endian.
+//! The network file: a versioned header, which is the network's
+//! `Architecture` written out, then the quantised arrays that
+//! `Architecture::tensors` lists, in its order, all little-endian.
 //!
 //! ```text
 //! 8 bytes   magic b"KILNNNUE"
@@ -27,9 +28,9 @@
 //! files (no output bucket field either, a 28-byte header) as networks
 //! with one output bucket too.
 //!
-//! Reading checks every field against what this build computes with, so a
-//! network made for another shape or quantisation is refused, never
-//! misread. The eval scale is the network's own: the trainer fits it to
+//! Reading checks every field against what this build computes with
+//! (`Architecture::check`), so a network made for another shape or
+//! quantisation is refused, never misread. The eval scale is the network's own: the trainer fits it to
 //! its data (how many centipawns of the teacher's scores make the odds of
 //! winning e-fold), and the engine multiplies by it.
 //!
@@ -38,37 +39,30 @@
 //! reads `EvalFile` with it, so the build and `EvalFile` refuse exactly
 //! the same files.
 
+pub use crate::arch::{
+    output_bucket, Activation, Architecture, InputSet, KingBuckets, Quantisation, ShapeError,
+    Tensor, Width, ENGINE_HIDDEN_STEP, ENGINE_MAX_HIDDEN, INPUTS, MAX_HIDDEN, MAX_KING_BUCKETS,
+    MAX_OUTPUT_BUCKETS, MAX_OUTPUT_WEIGHT, QA, QB, QUANTISATION,
+};
 use std::fmt;
 
-/// Features per perspective.
-pub const INPUTS: usize = 768;
 /// The eval scales (centipawns per unit of output) a file may hold.
 pub const MIN_EVAL_SCALE: i32 = 16;
 pub const MAX_EVAL_SCALE: i32 = 2000;
-/// Quantisation of the input layer and accumulator: 1.0 = `QA`.
-pub const QA: i32 = 255;
-/// Quantisation of the output weights: 1.0 = `QB`.
-pub const QB: i32 = 64;
-/// The largest output weight the engine's SIMD output layer takes: `QA ×
-/// w` must fit an i16 (the trainer clips weights to ±1.98, i.e. ±127).
-pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 
-/// A network's quantised weights as the file holds them, for any hidden
-/// size and bucket count: input weights and biases scaled by `QA`, output
-/// weights by `QB`, output biases by `QA × QB`.
+/// A network's quantised weights as the file holds them: its
+/// architecture, the four arrays `Architecture::tensors` lists (input
+/// weights and biases scaled by `QA`, output weights by `QB`, output
+/// biases by `QA × QB`), and its eval scale.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
-    pub hidden: usize,
-    /// Output buckets: one output layer per band of piece counts.
-    pub buckets: usize,
-    /// Which input layer each perspective's king square selects.
-    pub king: KingBuckets,
-    /// `king.count × INPUTS × hidden`, feature-major (the features of king
+    pub arch: Architecture,
+    /// `arch.input_rows() × hidden`, feature-major (the features of king
     /// bucket `b` are `b × INPUTS ..`): row `f` is `w1[f * hidden..]`.
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
-    /// `buckets × 2 × hidden`: per bucket, the side to move's half, then
-    /// the other side's.
+    /// `output_buckets × 2 × hidden`: per bucket, the side to move's half,
+    /// then the other side's.
     pub w2: Vec<i16>,
     /// One output bias per bucket.
     pub b2: Vec<i32>,
@@ -90,170 +84,9 @@ pub const HEADER_LEN: usize = 98;
 pub const HEADER_LEN_V2: usize = 30;
 /// Bytes before the weights in a version 1 file.
 pub const HEADER_LEN_V1: usize = 28;
-/// The largest hidden layer a file may declare.
-pub const MAX_HIDDEN: usize = 4096;
-/// The most output buckets a file may declare (and the engine runs).
-pub const MAX_OUTPUT_BUCKETS: usize = 8;
-/// The most king buckets (input layers) a file may declare and the engine
-/// runs.
-pub const MAX_KING_BUCKETS: usize = 4;
-/// The flag bit of horizontal mirroring.
+/// The flag bit of horizontal mirroring. (Version 3 has one activation,
+/// SCReLU, and no field for it: another would take flag bits.)
 pub const FLAG_MIRRORED: u16 = 1;
-
-/// Which input layer a perspective's features go through, chosen by where
-/// that perspective's own king stands, and whether the perspective sees
-/// the board mirrored left to right when its king is on files e-h (so it
-/// always sees its king on files a-d). Squares are the perspective's own
-/// (a1 = 0, ranks flipped for Black). A `Copy` value: engine, trainer and
-/// file share it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KingBuckets {
-    /// Input layers, `1..=MAX_KING_BUCKETS`.
-    pub count: usize,
-    /// The input layer of each own-king square. Mirrored layouts give a
-    /// square and its mirror (`sq ^ 7`) the same layer.
-    pub map: [u8; 64],
-    /// Files e-h are seen as h-a while the perspective's king stands there.
-    pub mirrored: bool,
-}
-
-impl KingBuckets {
-    /// One input layer, no mirroring: every network before format version 3.
-    pub const NONE: KingBuckets = KingBuckets {
-        count: 1,
-        map: [0; 64],
-        mirrored: false,
-    };
-
-    /// The mirrored layouts `kiln train --king-buckets N` builds, by ranks
-    /// and files as the king sees them (after mirroring, on files a-d):
-    /// 1: one layer; 2: the first rank, the rest; 3: a1-b1 (castled), c1-d1
-    /// (at home), the rest; 4: a1-b1, c1-d1, ranks 2-3, ranks 4-8.
-    pub const fn standard(count: usize) -> Option<KingBuckets> {
-        if count == 0 || count > MAX_KING_BUCKETS {
-            return None;
-        }
-        let mut map = [0u8; 64];
-        let mut sq = 0;
-        while sq < 64 {
-            let (rank, file) = (sq / 8, sq % 8);
-            let file = if file >= 4 { 7 - file } else { file };
-            map[sq] = match count {
-                1 => 0,
-                2 => (rank > 0) as u8,
-                3 => match (rank, file) {
-                    (0, 0..=1) => 0,
-                    (0, _) => 1,
-                    _ => 2,
-                },
-                _ => match (rank, file) {
-                    (0, 0..=1) => 0,
-                    (0, _) => 1,
-                    (1..=2, _) => 2,
-                    _ => 3,
-                },
-            };
-            sq += 1;
-        }
-        Some(KingBuckets {
-            count,
-            map,
-            mirrored: true,
-        })
-    }
-
-    /// Layouts without mirroring for `kiln train --king-buckets N
-    /// --no-king-mirror`, which keep a network without king buckets'
-    /// evaluations exactly when it starts one (a network is not symmetric
-    /// left to right, so mirroring changes what it says): 1, one layer
-    /// (`NONE`); 2, files a-d, e-h; 3, the first rank's a-d, its e-h, the
-    /// rest; 4, the first rank's a-d, its e-h, the other ranks' a-d, e-h.
-    pub const fn unmirrored(count: usize) -> Option<KingBuckets> {
-        if count == 0 || count > MAX_KING_BUCKETS {
-            return None;
-        }
-        let mut map = [0u8; 64];
-        let mut sq = 0;
-        while sq < 64 {
-            let (home, king_side) = (sq / 8 == 0, sq % 8 >= 4);
-            map[sq] = match count {
-                1 => 0,
-                2 => king_side as u8,
-                3 if home => king_side as u8,
-                3 => 2,
-                _ => 2 * (!home) as u8 + king_side as u8,
-            };
-            sq += 1;
-        }
-        Some(KingBuckets {
-            count,
-            map,
-            mirrored: false,
-        })
-    }
-
-    /// Checks the layout against the format: a count in range, every
-    /// square's layer below it, every layer used, and a mirrored layout's
-    /// map the same on both halves of the board.
-    pub fn check(&self) -> Result<(), NetError> {
-        if self.count == 0 || self.count > MAX_KING_BUCKETS {
-            return Err(NetError::BadKingBuckets(self.count));
-        }
-        let mut used = [false; MAX_KING_BUCKETS];
-        for (sq, &b) in self.map.iter().enumerate() {
-            if b as usize >= self.count || (self.mirrored && self.map[sq ^ 7] != b) {
-                return Err(NetError::BadKingMap { square: sq });
-            }
-            used[b as usize] = true;
-        }
-        match used[..self.count].iter().position(|&u| !u) {
-            Some(unused) => Err(NetError::UnusedKingBucket(unused)),
-            None => Ok(()),
-        }
-    }
-
-    /// Input rows: `count × INPUTS`.
-    #[inline]
-    pub const fn inputs(&self) -> usize {
-        self.count * INPUTS
-    }
-
-    /// The first feature and the square flip of a perspective whose own
-    /// king stands on `king` (its own square, `0..64`): features are
-    /// `base + (theirs × 6 + kind) × 64 + (sq ^ flip)`, `sq` the
-    /// perspective's own square.
-    #[inline]
-    pub const fn view(&self, king: usize) -> (usize, usize) {
-        let flip = if self.mirrored && king % 8 >= 4 { 7 } else { 0 };
-        (self.map[king] as usize * INPUTS, flip)
-    }
-}
-
-/// The output bucket of a position with `pieces` pieces (kings included)
-/// in a network with `buckets` buckets: the piece counts 2..=32 cut into
-/// `buckets` equal bands (with 8: 2-5, 6-9, .., 30-32).
-#[inline]
-pub const fn output_bucket(pieces: usize, buckets: usize) -> usize {
-    let bucket = pieces.saturating_sub(2) * buckets / 32;
-    if bucket < buckets {
-        bucket
-    } else {
-        buckets - 1
-    }
-}
-
-/// Checks a network shape against the file format's limits: what `read`
-/// checks a header with and what the trainer checks its settings with
-/// (`KingBuckets::check` checks the input layers).
-pub fn check_shape(hidden: usize, buckets: usize) -> Result<(), NetError> {
-    if hidden == 0 || hidden > MAX_HIDDEN {
-        return Err(NetError::BadHidden(hidden));
-    }
-    if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
-        return Err(NetError::BadBuckets(buckets));
-    }
-    Ok(())
-}
 
 /// The output layer of `bucket` in a `w2` laid out as in the file
 /// (`buckets × 2 × hidden`): the side to move's half, then the other's.
@@ -372,19 +205,8 @@ pub enum NetError {
         file: i64,
         expected: i64,
     },
-    /// The hidden size is 0 or above `MAX_HIDDEN`.
-    BadHidden(usize),
-    /// The bucket count is 0 or above `MAX_OUTPUT_BUCKETS`.
-    BadBuckets(usize),
-    /// The king bucket count is 0 or above `MAX_KING_BUCKETS`.
-    BadKingBuckets(usize),
-    /// The king map gives this square a layer past the count, or (when
-    /// mirrored) another layer than its mirror's.
-    BadKingMap {
-        square: usize,
-    },
-    /// No square of the king map selects this layer.
-    UnusedKingBucket(usize),
+    /// The shape the header declares is refused.
+    Shape(ShapeError),
     /// Flag bits this build does not know.
     UnknownFlags(u16),
     /// The eval scale is outside `MIN_EVAL_SCALE..=MAX_EVAL_SCALE`.
@@ -424,20 +246,7 @@ impl fmt::Display for NetError {
                 file,
                 expected,
             } => write!(f, "{field} is {file}, this build needs {expected}"),
-            NetError::BadHidden(h) => write!(f, "hidden size {h} (1..={MAX_HIDDEN})"),
-            NetError::BadBuckets(b) => {
-                write!(f, "{b} output buckets (1..={MAX_OUTPUT_BUCKETS})")
-            }
-            NetError::BadKingBuckets(k) => {
-                write!(f, "{k} king buckets (1..={MAX_KING_BUCKETS})")
-            }
-            NetError::BadKingMap { square } => write!(
-                f,
-                "the king map's entry for square {square} is past the king buckets or differs from its mirror's"
-            ),
-            NetError::UnusedKingBucket(b) => {
-                write!(f, "no king square selects king bucket {b}")
-            }
+            NetError::Shape(e) => write!(f, "{e}"),
             NetError::UnknownFlags(flags) => write!(f, "unknown flags {flags:#06x}"),
             NetError::BadEvalScale(scale) => write!(
                 f,
@@ -460,6 +269,12 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
+impl From<ShapeError> for NetError {
+    fn from(error: ShapeError) -> NetError {
+        NetError::Shape(error)
+    }
+}
+
 /// FNV-1a, 64 bits: enough to catch a damaged or truncated file.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
@@ -467,38 +282,46 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The length of the weights of a network with `hidden` neurons,
-/// `buckets` output buckets and `king_buckets` input layers.
-pub fn body_len(hidden: usize, buckets: usize, king_buckets: usize) -> usize {
-    2 * (king_buckets * INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+/// The length of a (current version) file holding a network of `arch`.
+pub const fn file_len(arch: &Architecture) -> usize {
+    HEADER_LEN + arch.body_len()
 }
 
-/// The length of a (current version) file holding such a network.
-pub fn file_len(hidden: usize, buckets: usize, king_buckets: usize) -> usize {
-    HEADER_LEN + body_len(hidden, buckets, king_buckets)
+/// The longest file of any architecture the format allows.
+pub const fn max_file_len() -> usize {
+    let mut widest = Architecture::DEFAULT;
+    widest.hidden = MAX_HIDDEN;
+    widest.output_buckets = MAX_OUTPUT_BUCKETS;
+    widest.king.count = MAX_KING_BUCKETS;
+    file_len(&widest)
 }
 
-/// The file bytes of `net`, in the current version.
+/// The file bytes of `net`, in the current version: the header is its
+/// architecture written out, then each of its tensors in order.
 pub fn write(net: &Weights) -> Vec<u8> {
-    let mut body = Vec::with_capacity(64 + body_len(net.hidden, net.buckets, net.king.count));
-    body.extend_from_slice(&net.king.map);
+    let arch = &net.arch;
+    let mut body = Vec::with_capacity(64 + arch.body_len());
+    body.extend_from_slice(&arch.king.map);
+    let [w1, b1, w2, b2] = arch.tensors();
+    debug_assert!([w1.len, b1.len, w2.len] == [net.w1.len(), net.b1.len(), net.w2.len()]);
+    debug_assert!(b2.len == net.b2.len());
     for &w in net.w1.iter().chain(&net.b1).chain(&net.w2) {
         body.extend_from_slice(&w.to_le_bytes());
     }
     for &b in &net.b2 {
         body.extend_from_slice(&b.to_le_bytes());
     }
-    let flags = if net.king.mirrored { FLAG_MIRRORED } else { 0 };
+    let flags = if arch.king.mirrored { FLAG_MIRRORED } else { 0 };
     let mut out = Vec::with_capacity(KING_MAP_AT + body.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(INPUTS as u16).to_le_bytes());
-    out.extend_from_slice(&(net.hidden as u16).to_le_bytes());
-    out.extend_from_slice(&(net.buckets as u16).to_le_bytes());
-    out.extend_from_slice(&(net.king.count as u16).to_le_bytes());
+    out.extend_from_slice(&(arch.inputs.features() as u16).to_le_bytes());
+    out.extend_from_slice(&(arch.hidden as u16).to_le_bytes());
+    out.extend_from_slice(&(arch.output_buckets as u16).to_le_bytes());
+    out.extend_from_slice(&(arch.king.count as u16).to_le_bytes());
     out.extend_from_slice(&flags.to_le_bytes());
-    out.extend_from_slice(&(QA as i16).to_le_bytes());
-    out.extend_from_slice(&(QB as i16).to_le_bytes());
+    out.extend_from_slice(&(arch.quant.qa as i16).to_le_bytes());
+    out.extend_from_slice(&(arch.quant.qb as i16).to_le_bytes());
     out.extend_from_slice(&(net.eval_scale as i16).to_le_bytes());
     out.extend_from_slice(&fnv1a(&body).to_le_bytes());
     out.extend_from_slice(&body);
@@ -528,7 +351,6 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
     if bytes.len() < layout.header_len {
         return Err(NetError::Truncated { len: bytes.len() });
     }
-    let buckets = layout.buckets;
     if version == VERSION {
         let flags = u16_at(KING_BUCKETS_AT + 2);
         if flags & !FLAG_MIRRORED != 0 {
@@ -547,19 +369,39 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
             })
         }
     };
-    expect("inputs", u16_at(10) as i64, INPUTS as i64)?;
-    let hidden = u16_at(12) as usize;
-    check_shape(hidden, buckets)?;
+    let inputs = u16_at(10) as usize;
+    let inputs = InputSet::from_features(inputs).ok_or(NetError::Mismatch {
+        field: "inputs",
+        file: inputs as i64,
+        expected: INPUTS as i64,
+    })?;
+    let arch = Architecture {
+        inputs,
+        king,
+        hidden: u16_at(12) as usize,
+        activation: Activation::SquaredClippedRelu,
+        output_buckets: layout.buckets,
+        quant: Quantisation {
+            qa: u16_at(layout.scales_at) as i16 as i32,
+            qb: u16_at(layout.scales_at + 2) as i16 as i32,
+        },
+    };
+    // The counts first (the length follows from them); the king map only
+    // once the checksum has vouched for it.
+    let mut counts = arch;
+    counts.king = KingBuckets::NONE;
+    counts.quant = QUANTISATION;
+    counts.check()?;
     if king.count == 0 || king.count > MAX_KING_BUCKETS {
-        return Err(NetError::BadKingBuckets(king.count));
+        return Err(ShapeError::KingBuckets(king.count).into());
     }
-    expect("QA", u16_at(layout.scales_at) as i16 as i64, QA as i64)?;
-    expect("QB", u16_at(layout.scales_at + 2) as i16 as i64, QB as i64)?;
+    expect("QA", arch.quant.qa as i64, QA as i64)?;
+    expect("QB", arch.quant.qb as i64, QB as i64)?;
     let eval_scale = u16_at(layout.eval_scale_at()) as i16 as i32;
     if !(MIN_EVAL_SCALE..=MAX_EVAL_SCALE).contains(&eval_scale) {
         return Err(NetError::BadEvalScale(eval_scale));
     }
-    let expected = layout.header_len + body_len(hidden, buckets, king.count);
+    let expected = layout.header_len + arch.body_len();
     if bytes.len() != expected {
         return Err(NetError::WrongLength {
             len: bytes.len(),
@@ -574,16 +416,20 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
             computed,
         });
     }
-    king.check()?;
-    let body = &bytes[layout.header_len..];
-    let mut words = body
-        .chunks_exact(2)
-        .map(|c| i16::from_le_bytes([c[0], c[1]]));
-    let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
-    let w1 = take(king.inputs() * hidden);
-    let b1 = take(hidden);
-    let w2 = take(buckets * 2 * hidden);
-    let b2 = body[body.len() - 4 * buckets..]
+    arch.check()?;
+    // The tensors in the order `Architecture::tensors` lists them.
+    let [w1, b1, w2, b2] = arch.tensors();
+    let mut at = layout.header_len;
+    let mut words = |n: usize| -> Vec<i16> {
+        let out = bytes[at..at + 2 * n]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        at += 2 * n;
+        out
+    };
+    let (w1, b1, w2) = (words(w1.len), words(b1.len), words(w2.len));
+    let b2 = bytes[bytes.len() - 4 * b2.len..]
         .chunks_exact(4)
         .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
         .collect();
@@ -595,9 +441,7 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
         return Err(NetError::OutputWeight { index, value });
     }
     Ok(Weights {
-        hidden,
-        buckets,
-        king,
+        arch,
         w1,
         b1,
         w2,
@@ -609,7 +453,11 @@ pub fn read(bytes: &[u8]) -> Result<Weights, NetError> {
 /// `net` as a version 2 file (no king buckets): what older builds wrote,
 /// for tests of the reader here and in the engine.
 pub fn write_version_2(net: &Weights) -> Vec<u8> {
-    assert_eq!(net.king, KingBuckets::NONE, "version 2 has no king buckets");
+    assert_eq!(
+        net.arch.king,
+        KingBuckets::NONE,
+        "version 2 has no king buckets"
+    );
     let mut bytes = write(net);
     bytes.drain(KING_MAP_AT..HEADER_LEN);
     bytes.drain(KING_BUCKETS_AT..KING_BUCKETS_AT + 4);
@@ -622,7 +470,10 @@ pub fn write_version_2(net: &Weights) -> Vec<u8> {
 /// `net` as a version 1 file (one bucket only): what the oldest builds
 /// wrote, for tests of the reader here and in the engine.
 pub fn write_version_1(net: &Weights) -> Vec<u8> {
-    assert_eq!(net.buckets, 1, "version 1 has one output bucket");
+    assert_eq!(
+        net.arch.output_buckets, 1,
+        "version 1 has one output bucket"
+    );
     let mut bytes = write_version_2(net);
     bytes.drain(BUCKETS_AT..BUCKETS_AT + 2);
     bytes[8..10].copy_from_slice(&VERSION_1.to_le_bytes());
@@ -630,20 +481,34 @@ pub fn write_version_1(net: &Weights) -> Vec<u8> {
 }
 
 impl Weights {
+    /// A network of `arch` with every weight zero (a start for tests and
+    /// conversions), `eval_scale` as given.
+    pub fn zero(arch: Architecture, eval_scale: i32) -> Weights {
+        let [w1, b1, w2, b2] = arch.tensors();
+        Weights {
+            arch,
+            w1: vec![0; w1.len],
+            b1: vec![0; b1.len],
+            w2: vec![0; w2.len],
+            b2: vec![0; b2.len],
+            eval_scale,
+        }
+    }
+
     /// The same network with its first king bucket's input weights only
     /// (a layout without king buckets).
     pub fn first_king_bucket_only(&self) -> Weights {
         let mut single = self.clone();
-        single.king = KingBuckets::NONE;
-        single.w1.truncate(INPUTS * self.hidden);
+        single.arch.king = KingBuckets::NONE;
+        single.w1.truncate(INPUTS * self.arch.hidden);
         single
     }
 
     /// The same network with its first output bucket only.
     pub fn first_bucket_only(&self) -> Weights {
         let mut single = self.clone();
-        single.buckets = 1;
-        single.w2.truncate(2 * self.hidden);
+        single.arch.output_buckets = 1;
+        single.w2.truncate(2 * self.arch.hidden);
         single.b2.truncate(1);
         single
     }
@@ -660,9 +525,7 @@ mod tests {
     fn small_with_kings(buckets: usize, king: KingBuckets) -> Weights {
         let hidden = 4;
         Weights {
-            hidden,
-            buckets,
-            king,
+            arch: Architecture::pieces(king, hidden, buckets),
             w1: (0..king.inputs() * hidden)
                 .map(|i| (i % 97) as i16 - 48)
                 .collect(),
@@ -682,7 +545,7 @@ mod tests {
                 let king = KingBuckets::standard(kings).unwrap();
                 let net = small_with_kings(buckets, king);
                 let bytes = write(&net);
-                assert_eq!(bytes.len(), file_len(4, buckets, kings));
+                assert_eq!(bytes.len(), file_len(&net.arch));
                 assert_eq!(read(&bytes), Ok(net));
             }
             let net = small(buckets);
@@ -694,10 +557,10 @@ mod tests {
     fn older_versions_are_read_without_king_buckets() {
         let net = small(1);
         let v2 = write_version_2(&small(3));
-        assert_eq!(v2.len(), HEADER_LEN_V2 + body_len(4, 3, 1));
+        assert_eq!(v2.len(), HEADER_LEN_V2 + small(3).arch.body_len());
         assert_eq!(read(&v2), Ok(small(3)));
         let old = write_version_1(&net);
-        assert_eq!(old.len(), HEADER_LEN_V1 + body_len(4, 1, 1));
+        assert_eq!(old.len(), HEADER_LEN_V1 + net.arch.body_len());
         assert_eq!(read(&old), Ok(net.clone()));
         assert_eq!(
             stored_checksum(&old),
@@ -748,23 +611,29 @@ mod tests {
             bad[KING_MAP_AT - 8..KING_MAP_AT].copy_from_slice(&checksum.to_le_bytes());
             read(&bad)
         };
-        assert_eq!(with(KING_BUCKETS_AT, 0), Err(NetError::BadKingBuckets(0)));
-        assert_eq!(with(KING_BUCKETS_AT, 9), Err(NetError::BadKingBuckets(9)));
+        assert_eq!(
+            with(KING_BUCKETS_AT, 0),
+            Err(ShapeError::KingBuckets(0).into())
+        );
+        assert_eq!(
+            with(KING_BUCKETS_AT, 9),
+            Err(ShapeError::KingBuckets(9).into())
+        );
         assert_eq!(with(KING_BUCKETS_AT + 2, 3), Err(NetError::UnknownFlags(3)));
         assert_eq!(
             with(KING_MAP_AT + 2, 4),
-            Err(NetError::BadKingMap { square: 2 })
+            Err(ShapeError::KingMap { square: 2 }.into())
         );
         // b1 in another layer than g1.
         assert_eq!(
             with(KING_MAP_AT + 1, 1),
-            Err(NetError::BadKingMap { square: 1 })
+            Err(ShapeError::KingMap { square: 1 }.into())
         );
         let mut three = king;
         three.map = three.map.map(|b| b.min(2));
         assert_eq!(
-            small_with_kings(1, three).king.check(),
-            Err(NetError::UnusedKingBucket(3))
+            small_with_kings(1, three).arch.king.check(),
+            Err(ShapeError::UnusedKingBucket(3))
         );
         let mut map_damaged = bytes.clone();
         map_damaged[KING_MAP_AT + 10] ^= 1;
@@ -810,11 +679,14 @@ mod tests {
         let mut bad = bytes.clone();
         bad[12] = 0;
         bad[13] = 0;
-        assert_eq!(read(&bad), Err(NetError::BadHidden(0)));
+        assert_eq!(read(&bad), Err(ShapeError::Hidden(0).into()));
         for buckets in [0, MAX_OUTPUT_BUCKETS as u16 + 1] {
             let mut bad = bytes.clone();
             bad[BUCKETS_AT..BUCKETS_AT + 2].copy_from_slice(&buckets.to_le_bytes());
-            assert_eq!(read(&bad), Err(NetError::BadBuckets(buckets as usize)));
+            assert_eq!(
+                read(&bad),
+                Err(ShapeError::OutputBuckets(buckets as usize).into())
+            );
         }
         let mut bad = bytes.clone();
         bad[BUCKETS_AT] = 3;

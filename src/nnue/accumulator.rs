@@ -122,7 +122,7 @@ impl Delta {
     fn changes_view(&self, net: &Network, perspective: Color) -> bool {
         match self.king {
             Some((color, from, to)) if color == perspective => {
-                View::new(&net.king, color, from) != View::new(&net.king, color, to)
+                View::new(&net.arch.king, color, from) != View::new(&net.arch.king, color, to)
             }
             _ => false,
         }
@@ -435,8 +435,8 @@ mod tests {
         let mut weights = file::read(NETWORK_BYTES).unwrap();
         let one_w2 = weights.w2[..2 * HIDDEN].to_vec();
         let one_b2 = weights.b2[0];
-        weights.buckets = file::MAX_OUTPUT_BUCKETS;
-        weights.w2 = (0..weights.buckets)
+        weights.arch.output_buckets = file::MAX_OUTPUT_BUCKETS;
+        weights.w2 = (0..file::MAX_OUTPUT_BUCKETS)
             .flat_map(|b| {
                 one_w2.iter().enumerate().map(move |(i, &w)| {
                     let shift = (i * 7 + b * 13) as i16 % 9 - 4;
@@ -444,7 +444,7 @@ mod tests {
                 })
             })
             .collect();
-        weights.b2 = (0..weights.buckets as i32)
+        weights.b2 = (0..file::MAX_OUTPUT_BUCKETS as i32)
             .map(|b| one_b2 + (b - 4) * 20_000)
             .collect();
         weights
@@ -483,7 +483,7 @@ mod tests {
     /// buckets, each shifted its own way so that the buckets differ.
     fn king_buckets() -> Weights {
         let mut weights = file::read(NETWORK_BYTES).unwrap();
-        weights.king = file::KingBuckets::standard(4).unwrap();
+        weights.arch.king = file::KingBuckets::standard(4).unwrap();
         let plain = weights.w1.clone();
         weights.w1 = (0..4)
             .flat_map(|b| {
@@ -503,7 +503,7 @@ mod tests {
     fn king_buckets_are_evaluated_as_the_reference_does() {
         king_buckets_match_the_reference(king_buckets(), 8);
         let mut unmirrored = king_buckets();
-        unmirrored.king = file::KingBuckets::unmirrored(4).unwrap();
+        unmirrored.arch.king = file::KingBuckets::unmirrored(4).unwrap();
         king_buckets_match_the_reference(unmirrored, 4);
     }
 
@@ -646,8 +646,8 @@ mod tests {
         assert!(net.w1 == EMBEDDED.w1 && net.b1 == EMBEDDED.b1);
         assert!(net.w2 == EMBEDDED.w2 && net.b2 == EMBEDDED.b2);
         assert_eq!(
-            (net.buckets, net.eval_scale),
-            (EMBEDDED.buckets, EMBEDDED.eval_scale)
+            (net.arch, net.eval_scale),
+            (EMBEDDED.arch, EMBEDDED.eval_scale)
         );
     }
 }

@@ -1,6 +1,10 @@
-//! The neural evaluation's shape, shared by the trainer (`tools::train`),
-//! the network file (`file`) and inference: a perspective network
-//! `(768 → H) × 2 → 1` with squared clipped ReLU and output buckets.
+//! The neural evaluation. Its shape is declared once, as an
+//! `Architecture` (`file::Architecture`, in the format crate): a
+//! perspective network `(768 → H) × 2 → 1` with king buckets, squared
+//! clipped ReLU and output buckets. The network file's header writes the
+//! declaration out, `layers` holds each layer's float pass (the trainer's)
+//! and quantised pass (the integer reference), and `Accumulator` over
+//! `Kernels` is the search's fast inference of the same arithmetic.
 //!
 //! Inputs, seen from one side (the perspective): for every piece, one of
 //! 768 = 2 × 6 × 64 features: whose piece (the perspective's own = 0, the
@@ -11,16 +15,17 @@
 //! king square chooses the block its features go to, and a mirrored
 //! network also flips files while that king stands on files e-h, so each
 //! side sees its king on files a-d (`View`). Each perspective's features
-//! sum rows of the same input weights into an accumulator of `H` values. The output is
-//! `b2 + Σ screlu(acc_stm) · w2[..H] + Σ screlu(acc_other) · w2[H..]`,
-//! where `screlu(x) = clamp(x, 0, 1)²`, in units of the network's eval
-//! scale in centipawns (the trainer's sigmoid is `1 / (1 + e^-out)`).
+//! sum rows of the same input weights into an accumulator of `H` values.
+//! The output is `b2 + Σ screlu(acc_stm) · w2[..H] + Σ screlu(acc_other) ·
+//! w2[H..]`, where `screlu(x) = clamp(x, 0, 1)²`, in units of the network's
+//! eval scale in centipawns (the trainer's sigmoid is `1 / (1 + e^-out)`).
 //! A network may have up to `MAX_OUTPUT_BUCKETS` output layers (`w2`,
 //! `b2`), one per band of piece counts (`output_bucket`): the same hidden
 //! features weighed differently in the opening and the endgame.
 
 pub mod accumulator;
 mod kernels;
+pub mod layers;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 
@@ -29,8 +34,8 @@ pub use kiln_formats::network as file;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use file::{
-    output_bucket, KingBuckets, NetError, Weights, INPUTS, MAX_KING_BUCKETS, MAX_OUTPUT_BUCKETS,
-    QA, QB,
+    output_bucket, Architecture, KingBuckets, NetError, Weights, INPUTS, MAX_KING_BUCKETS,
+    MAX_OUTPUT_BUCKETS, QA, QB,
 };
 pub use kernels::Kernels;
 
@@ -49,8 +54,10 @@ pub const MAX_ACTIVE: usize = 32;
 // The output kernels sum 2 × HIDDEN squared activations in eight i32
 // lanes (AVX2; sixteen with AVX-512); at most 512 neurons keeps every lane
 // far from overflow. The SIMD kernels step through the accumulator 16
-// (AVX2) or 32 (AVX-512) values at a time.
-const _: () = assert!(HIDDEN <= 512 && HIDDEN.is_multiple_of(32));
+// (AVX2) or 32 (AVX-512) values at a time. (The build script refuses a
+// network outside these with the same declaration, `engine_runs`.)
+const _: () =
+    assert!(HIDDEN <= file::ENGINE_MAX_HIDDEN && HIDDEN.is_multiple_of(file::ENGINE_HIDDEN_STEP));
 
 /// How one perspective sees the board while its king stands where it
 /// does: the first feature of the king's input layer, and the flips that
@@ -160,8 +167,8 @@ pub fn in_layer(layout: &KingBuckets, plain: &[u16], out: &mut [u16; MAX_ACTIVE]
 
 /// A network as the search runs it: the file's weights in fixed-size,
 /// cache-aligned rows of `HIDDEN` values. Only `decode` and `from_weights`
-/// build one, from checked weights, so `buckets` is in
-/// `1..=MAX_OUTPUT_BUCKETS`.
+/// build one, from checked weights, so its architecture is one the
+/// kernels run (`Architecture::check`, `engine_runs`).
 #[repr(C, align(64))]
 pub struct Network {
     /// One row per input feature, king bucket by king bucket: the file's
@@ -173,10 +180,9 @@ pub struct Network {
     /// (buckets past `buckets` are zero).
     pub(crate) w2: [[[i16; HIDDEN]; 2]; MAX_OUTPUT_BUCKETS],
     pub(crate) b2: [i32; MAX_OUTPUT_BUCKETS],
-    /// How many output buckets the file has.
-    pub(crate) buckets: usize,
-    /// The input layers and mirroring.
-    pub(crate) king: KingBuckets,
+    /// The file's architecture: its input layers and mirroring, its output
+    /// bucket count (`hidden` is `HIDDEN`).
+    pub(crate) arch: Architecture,
     /// Centipawns per unit of output (the file's).
     pub(crate) eval_scale: i32,
 }
@@ -231,8 +237,7 @@ impl Network {
             b1: [0; HIDDEN],
             w2: [[[0; HIDDEN]; 2]; MAX_OUTPUT_BUCKETS],
             b2: [0; MAX_OUTPUT_BUCKETS],
-            buckets,
-            king,
+            arch: Architecture::pieces(king, HIDDEN, buckets),
             eval_scale: i16::from_le_bytes([
                 bytes[layout.eval_scale_at()],
                 bytes[layout.eval_scale_at() + 1],
@@ -256,14 +261,20 @@ impl Network {
         net
     }
 
+    /// Whether this build's inference runs networks of `arch`: one the
+    /// kernels take, of the hidden size it was built for (`HIDDEN`).
+    pub fn runs(arch: &Architecture) -> bool {
+        arch.check().is_ok() && arch.engine_runs() && arch.hidden == HIDDEN
+    }
+
     /// A network from checked file weights, which must have this build's
     /// hidden size.
     pub fn from_weights(weights: &Weights) -> Result<Box<Network>, NetError> {
-        weights.king.check()?;
-        if weights.hidden != HIDDEN {
+        weights.arch.check()?;
+        if weights.arch.hidden != HIDDEN {
             return Err(NetError::Mismatch {
                 field: "hidden size",
-                file: weights.hidden as i64,
+                file: weights.arch.hidden as i64,
                 expected: HIDDEN as i64,
             });
         }
@@ -279,9 +290,8 @@ impl Network {
             halves[0].copy_from_slice(&weights[..HIDDEN]);
             halves[1].copy_from_slice(&weights[HIDDEN..]);
         }
-        net.b2[..weights.buckets].copy_from_slice(&weights.b2);
-        net.buckets = weights.buckets;
-        net.king = weights.king;
+        net.b2[..weights.arch.output_buckets].copy_from_slice(&weights.b2);
+        net.arch = weights.arch;
         net.eval_scale = weights.eval_scale;
         Ok(net)
     }
@@ -309,18 +319,18 @@ impl Network {
     /// The output bucket `pos` is evaluated with.
     #[inline]
     pub fn bucket(&self, pos: &Position) -> usize {
-        output_bucket(pos.occupied().count() as usize, self.buckets)
+        self.arch.output_bucket(pos.occupied().count() as usize)
     }
 
     /// How `perspective` sees `pos` in this network.
     #[inline]
     pub fn view(&self, pos: &Position, perspective: Color) -> View {
-        View::of(&self.king, pos, perspective)
+        View::of(&self.arch.king, pos, perspective)
     }
 
-    /// The input layers and mirroring.
-    pub fn king_buckets(&self) -> &KingBuckets {
-        &self.king
+    /// The network's architecture (its `hidden` is `HIDDEN`).
+    pub fn arch(&self) -> &Architecture {
+        &self.arch
     }
 }
 
@@ -328,7 +338,7 @@ impl Network {
 /// format allows: a regular file no larger than the largest network (a
 /// huge one is refused without reading it all).
 pub fn read_weights(path: &std::path::Path) -> Result<Weights, LoadError> {
-    let limit = file::file_len(file::MAX_HIDDEN, file::MAX_OUTPUT_BUCKETS, MAX_KING_BUCKETS) as u64;
+    let limit = file::max_file_len() as u64;
     let bytes = crate::files::read_regular_file(path, limit).map_err(LoadError::File)?;
     file::read(&bytes).map_err(LoadError::Invalid)
 }
@@ -468,39 +478,20 @@ pub trait Reference {
 
 impl Reference for Weights {
     fn evaluate(&self, pos: &Position) -> i32 {
+        let (transformer, output) = (
+            layers::Transformer::new(&self.arch),
+            layers::Output::new(&self.arch),
+        );
         let mut plain = [0u16; MAX_ACTIVE];
         let n = active_features(pos, &mut plain);
-        let other: Vec<u16> = plain[..n]
-            .iter()
-            .map(|&f| mirror(f as usize) as u16)
-            .collect();
-        let h = self.hidden;
-        let accumulate = |plain: &[u16]| {
-            let mut features = [0u16; MAX_ACTIVE];
-            let n = in_layer(&self.king, plain, &mut features);
-            let mut acc = self.b1.clone();
-            for &f in &features[..n] {
-                let row = &self.w1[f as usize * h..][..h];
-                for i in 0..h {
-                    acc[i] = acc[i].wrapping_add(row[i]);
-                }
-            }
-            acc
-        };
-        let (ours, theirs) = (accumulate(&plain[..n]), accumulate(&other));
-        let half = |acc: &[i16], w: &[i16]| -> i64 {
-            acc.iter()
-                .zip(w)
-                .map(|(&a, &w)| {
-                    let x = (a as i32).clamp(0, QA);
-                    (x * x) as i64 * w as i64
-                })
-                .sum()
-        };
-        let bucket = output_bucket(n, self.buckets);
-        let w2 = file::output_layer(&self.w2, h, bucket);
-        let sum = half(&ours, &w2[..h]) + half(&theirs, &w2[h..]);
-        scale_output(sum, self.b2[bucket], self.eval_scale)
+        let active = transformer.active(&plain[..n]);
+        let mut acc = [vec![0i16; self.arch.hidden], vec![0i16; self.arch.hidden]];
+        for (side, acc) in acc.iter_mut().enumerate() {
+            transformer.forward_quantised(&self.w1, &self.b1, active.of(side), acc);
+        }
+        let bucket = self.arch.output_bucket(n);
+        let out = output.forward_quantised(&self.w2, &self.b2, &acc[0], &acc[1], bucket);
+        to_centipawns(out, self.eval_scale)
     }
 }
 
@@ -509,7 +500,13 @@ impl Reference for Weights {
 /// brings it to the bias's scale.
 #[inline]
 pub fn scale_output(sum: i64, b2: i32, eval_scale: i32) -> i32 {
-    let out = sum / QA as i64 + b2 as i64;
+    to_centipawns(sum / QA as i64 + b2 as i64, eval_scale)
+}
+
+/// Centipawns from an output at `QA × QB` (`layers::Output`'s quantised
+/// pass), by the network's eval scale.
+#[inline]
+pub fn to_centipawns(out: i64, eval_scale: i32) -> i32 {
     (out * eval_scale as i64 / (QA as i64 * QB as i64)) as i32
 }
 
@@ -624,8 +621,8 @@ mod tests {
                 assert!(decoded.w1 == read.w1 && decoded.b1 == read.b1);
                 assert!(decoded.w2 == read.w2 && decoded.b2 == read.b2);
                 assert_eq!(
-                    (decoded.buckets, decoded.king, decoded.eval_scale),
-                    (read.buckets, read.king, read.eval_scale)
+                    (decoded.arch, decoded.eval_scale),
+                    (read.arch, read.eval_scale)
                 );
             }
         };
@@ -651,9 +648,7 @@ mod tests {
         };
         for king in [KingBuckets::NONE, KingBuckets::standard(4).unwrap()] {
             let net = Weights {
-                hidden,
-                buckets: 4,
-                king,
+                arch: Architecture::pieces(king, hidden, 4),
                 w1: (0..king.inputs() * hidden).map(|_| next()).collect(),
                 b1: (0..hidden).map(|_| next() + 100).collect(),
                 w2: (0..4 * 2 * hidden).map(|_| next()).collect(),

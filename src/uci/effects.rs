@@ -115,7 +115,7 @@ impl Engine {
             "loaded network '{}' ({} hidden neurons, {} output buckets)",
             error::echo(path),
             nnue::HIDDEN,
-            net.buckets
+            net.arch().output_buckets
         ));
         self.loaded_network = Some(Arc::from(net));
         Ok(())

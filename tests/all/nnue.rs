@@ -78,9 +78,7 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
     std::fs::write(
         &other_shape,
         file::write(&file::Weights {
-            hidden: 32,
-            buckets: 1,
-            king: file::KingBuckets::NONE,
+            arch: file::Architecture::pieces(file::KingBuckets::NONE, 32, 1),
             w1: vec![1; file::INPUTS * 32],
             b1: vec![0; 32],
             w2: vec![1; 64],
@@ -91,11 +89,7 @@ fn eval_file_loads_a_checked_network_and_refuses_a_bad_one() {
     .unwrap();
     // Larger than any network the format allows (sparse: nothing written).
     let huge = dir.path().join("huge.nnue");
-    let limit = file::file_len(
-        file::MAX_HIDDEN,
-        file::MAX_OUTPUT_BUCKETS,
-        file::MAX_KING_BUCKETS,
-    ) as u64;
+    let limit = file::max_file_len() as u64;
     std::fs::File::create(&huge)
         .unwrap()
         .set_len(limit + 1)
@@ -180,12 +174,12 @@ fn eval_file_loads_a_network_with_king_buckets() {
     let dir = scratch_dir("nnue-kingbuckets");
     let single = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("networks/kiln-7.nnue");
     let plain = file::read(&std::fs::read(&single).unwrap()).unwrap();
-    assert_eq!(plain.king, file::KingBuckets::NONE);
+    assert_eq!(plain.arch.king, file::KingBuckets::NONE);
     let copies = |mirrored: bool| {
         let mut king = file::KingBuckets::standard(4).unwrap();
         king.mirrored = mirrored;
         let mut weights = plain.clone();
-        weights.king = king;
+        weights.arch.king = king;
         weights.w1 = plain.w1.repeat(4);
         let path = dir.path().join(format!("kings-{mirrored}.nnue"));
         std::fs::write(&path, file::write(&weights)).unwrap();
@@ -306,7 +300,7 @@ fn every_committed_network_loads() {
                 kiln::nnue::Network::from_weights(&weights).is_ok(),
                 "{}: hidden size {}",
                 path.display(),
-                weights.hidden
+                weights.arch.hidden
             );
             checked.push(path.file_name().unwrap().to_string_lossy().into_owned());
         }

@@ -3,7 +3,7 @@
 use crate::data::DEFAULT_DATA_FILE;
 use crate::nnue;
 use crate::nnue::file::{MAX_EVAL_SCALE, MIN_EVAL_SCALE};
-use crate::nnue::{KingBuckets, MAX_KING_BUCKETS};
+use crate::nnue::{Architecture, KingBuckets, MAX_KING_BUCKETS};
 use crate::search::MAX_THREADS;
 use crate::tools::args::{ArgError, Flags};
 use std::path::PathBuf;
@@ -71,9 +71,10 @@ impl Default for Config {
         Config {
             data: vec![PathBuf::from(DEFAULT_DATA_FILE)],
             out: PathBuf::from("data/kiln.nnue"),
-            hidden: nnue::HIDDEN,
-            buckets: 8,
-            king: *nnue::EMBEDDED.king_buckets(),
+            // The embedded network's architecture.
+            hidden: nnue::EMBEDDED.arch().hidden,
+            buckets: nnue::EMBEDDED.arch().output_buckets,
+            king: nnue::EMBEDDED.arch().king,
             king_given: false,
             epochs: 10,
             batch: 16_384,
@@ -157,6 +158,12 @@ impl Config {
 }
 
 impl Config {
+    /// The architecture asked for: the piece inputs in `king`, `hidden`
+    /// wide, with `buckets` output buckets (checked by `train`).
+    pub fn arch(&self) -> Architecture {
+        Architecture::pieces(self.king, self.hidden, self.buckets)
+    }
+
     /// Whether each training position is also trained on mirrored left to
     /// right: asked for (`mirror`), and not already what a mirrored king
     /// layout sees (there both perspectives flip files with their kings,

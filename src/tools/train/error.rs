@@ -1,7 +1,8 @@
 //! Why `kiln train` could not run.
 
 use crate::data::DataError;
-use crate::nnue::{LoadError, NetError};
+use crate::nnue::file::ShapeError;
+use crate::nnue::LoadError;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -12,8 +13,8 @@ pub enum TrainError {
     Data { path: PathBuf, error: DataError },
     /// The filter kept no training position.
     NoSamples,
-    /// The hidden size or bucket count is outside the file format's limits.
-    Shape(NetError),
+    /// The architecture asked for is outside the file format's limits.
+    Shape(ShapeError),
     /// The `--init` network could not be read, or is refused.
     Init { path: PathBuf, error: LoadError },
     /// The `--init` network's shape (hidden size, buckets) cannot start the

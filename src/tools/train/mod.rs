@@ -213,8 +213,8 @@ pub fn train(
     eval_scale: i32,
     log: &mut impl Write,
 ) -> Result<Report, TrainError> {
-    nnue::file::check_shape(config.hidden, config.buckets).map_err(TrainError::Shape)?;
-    config.king.check().map_err(TrainError::Shape)?;
+    let arch = config.arch();
+    arch.check().map_err(TrainError::Shape)?;
     if train.is_empty() {
         return Err(TrainError::NoSamples);
     }
@@ -225,13 +225,7 @@ pub fn train(
     let random_seed = rng.next_u64();
     let mut net = match &config.init {
         Some(path) => initial_network(path, config, eval_scale, random_seed)?,
-        None => FloatNetwork::random(
-            config.hidden,
-            config.buckets,
-            config.king,
-            eval_scale,
-            random_seed,
-        ),
+        None => FloatNetwork::random(arch, eval_scale, random_seed),
     };
     let parameters = net.params().count();
     let mut adam = Adam::new(parameters);
@@ -364,14 +358,15 @@ fn initial_network(
         path: path.to_path_buf(),
         error,
     })?;
-    if weights.hidden > config.hidden || weights.buckets != config.buckets {
+    let found = weights.arch;
+    if found.hidden > config.hidden || found.output_buckets != config.buckets {
         return Err(TrainError::InitShape {
             path: path.to_path_buf(),
-            found: (weights.hidden, weights.buckets),
+            found: (found.hidden, found.output_buckets),
             asked: (config.hidden, config.buckets),
         });
     }
-    let found = (weights.king.count, weights.king.mirrored);
+    let found = (found.king.count, found.king.mirrored);
     let mut net = FloatNetwork::from(&weights)
         .widened(config.hidden, seed)
         .with_king_buckets(config.king)
@@ -419,6 +414,7 @@ fn with_init_layout(config: &Config) -> Result<Config, TrainError> {
                 path: path.to_path_buf(),
                 error,
             })?
+            .arch
             .king;
     }
     Ok(config)
@@ -480,7 +476,8 @@ mod tests {
     use super::samples::tests::small_data;
     use super::*;
     use crate::chess::Position;
-    use crate::nnue::{KingBuckets, NetError, Reference};
+    use crate::nnue::file::ShapeError;
+    use crate::nnue::{Architecture, KingBuckets, Reference};
     use std::path::PathBuf;
 
     /// `train` on loaded samples, at `eval_scale`, logging nowhere.
@@ -522,13 +519,7 @@ mod tests {
         } = load(&config).unwrap();
         assert!(train_set.len() > 2_000, "{} positions", train_set.len());
         let before = loss(
-            &FloatNetwork::random(
-                config.hidden,
-                config.buckets,
-                config.king,
-                eval_scale,
-                Rng::new(config.seed).next_u64(),
-            ),
+            &FloatNetwork::random(config.arch(), eval_scale, Rng::new(config.seed).next_u64()),
             &train_set,
             2,
         );
@@ -541,7 +532,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(report.network.quantise().eval_scale, eval_scale);
-        assert_eq!(report.network.quantise().buckets, 4);
+        assert_eq!(report.network.quantise().arch.output_buckets, 4);
         let (last_train, _) = *report.losses.last().unwrap();
         assert!(last_train < 0.8 * before, "loss {before} -> {last_train}");
         assert!(report
@@ -596,6 +587,85 @@ mod tests {
         );
     }
 
+    /// The declaration is the whole shape: two other architectures (four
+    /// mirrored king buckets 64 wide; three unmirrored ones at the
+    /// engine's width with three output buckets) train through the same
+    /// code, lower the loss in a few steps, and their integer networks
+    /// compute what the floats do: the reference for any width, and the
+    /// engine's own inference (`Network` over the SIMD kernels) for the
+    /// width it is built for.
+    #[test]
+    fn other_architectures_train_and_their_integers_match_their_floats() {
+        let (_scratch, data) = small_data("shapes");
+        for (arch, epochs) in [
+            (
+                Architecture::pieces(KingBuckets::standard(4).unwrap(), 64, 8),
+                3,
+            ),
+            (
+                Architecture::pieces(KingBuckets::unmirrored(3).unwrap(), nnue::HIDDEN, 3),
+                1,
+            ),
+        ] {
+            let config = Config {
+                data: vec![data.clone()],
+                out: data.with_extension("shape.nnue"),
+                hidden: arch.hidden,
+                buckets: arch.output_buckets,
+                king: arch.king,
+                king_given: true,
+                epochs,
+                batch: 256,
+                lr: 0.01,
+                threads: 2,
+                seed: 5,
+                ..Config::default()
+            };
+            assert_eq!(config.arch(), arch);
+            let mut loaded = load(&config).unwrap();
+            let start = FloatNetwork::random(arch, loaded.eval_scale, 1);
+            let before = loss(&start, &loaded.train, 2);
+            let scale = loaded.eval_scale;
+            let report = train_loaded(&config, &mut loaded, scale).unwrap();
+            let (after, _) = *report.losses.last().unwrap();
+            assert!(after < 0.9 * before, "{arch:?}: loss {before} -> {after}");
+            let weights = nnue::file::read(&nnue::file::write(&report.network.quantise())).unwrap();
+            assert_eq!(weights.arch, arch);
+            let rounded = FloatNetwork::from(&weights);
+            let engine =
+                nnue::Network::runs(&arch).then(|| nnue::Network::from_weights(&weights).unwrap());
+            assert_eq!(engine.is_some(), arch.hidden == nnue::HIDDEN);
+            let mut stack = nnue::AccumulatorStack::new(1);
+            let mut rng = Rng::new(11);
+            let mut pos = Position::startpos();
+            for _ in 0..300 {
+                let moves = crate::chess::legal_moves(&pos);
+                if moves.is_empty() || pos.halfmove_clock() > 60 {
+                    pos = Position::startpos();
+                    continue;
+                }
+                pos.make_move(moves.iter().nth(rng.below(moves.len())).unwrap());
+                let int = weights.evaluate(&pos);
+                if let Some(net) = &engine {
+                    stack.set_root(net, &pos);
+                    assert_eq!(stack.evaluate(net, &pos, 0), int, "{}", pos.to_fen());
+                }
+                let same_weights = rounded.evaluate(&pos);
+                assert!(
+                    (same_weights - int as f32).abs() <= 1.5,
+                    "{arch:?} {}: integer {int}, float {same_weights}",
+                    pos.to_fen()
+                );
+                let trained = report.network.evaluate(&pos);
+                assert!(
+                    (trained - int as f32).abs() <= 25.0,
+                    "{arch:?} {}: trained {trained}, integer {int}",
+                    pos.to_fen()
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_kept_epoch_is_the_lowest_validation_loss() {
         let losses = [0.020, 0.015, 0.013, 0.0135, 0.0131, 0.014];
@@ -626,11 +696,11 @@ mod tests {
                 _ => None,
             }
         };
-        assert_eq!(refused(0, 8), Some(NetError::BadHidden(0)));
+        assert_eq!(refused(0, 8), Some(ShapeError::Hidden(0)));
         let too_wide = nnue::file::MAX_HIDDEN + 1;
-        assert_eq!(refused(too_wide, 8), Some(NetError::BadHidden(too_wide)));
-        assert_eq!(refused(256, 0), Some(NetError::BadBuckets(0)));
-        assert_eq!(refused(256, 9), Some(NetError::BadBuckets(9)));
+        assert_eq!(refused(too_wide, 8), Some(ShapeError::Hidden(too_wide)));
+        assert_eq!(refused(256, 0), Some(ShapeError::OutputBuckets(0)));
+        assert_eq!(refused(256, 9), Some(ShapeError::OutputBuckets(9)));
         // A legal shape gets as far as the (empty) data.
         let config = Config::default();
         let empty = train(&config, &[], &[], 100, &mut std::io::sink());
@@ -807,7 +877,7 @@ mod tests {
         let start_loss = loss(&rounded, &loaded.validation, 2);
         let (_, trained_loss) = trained.losses[trained.best_epoch - 1];
         assert!((start_loss - trained_loss).abs() < 0.05 * trained_loss);
-        let random = FloatNetwork::random(16, 2, config.king, loaded.eval_scale, 1);
+        let random = FloatNetwork::random(config.arch(), loaded.eval_scale, 1);
         let random_loss = loss(&random, &loaded.train, 2);
         let trained_train_loss = loss(&rounded, &loaded.train, 2);
         assert!(trained_train_loss < 0.8 * random_loss);
@@ -869,7 +939,7 @@ mod tests {
             train(&config, &loaded.train, &[], first.eval_scale, sink).unwrap()
         };
         let wide = widen(0, &mut loaded).network;
-        assert_eq!(wide.hidden, 32);
+        assert_eq!(wide.arch.hidden, 32);
         let mut pos = Position::startpos();
         for mv in ["d2d4", "g8f6", "c2c4", "e7e6", "b1c3", "f8b4", "e2e3"] {
             pos.make_move(pos.parse_uci_move(mv, false).unwrap());
@@ -903,7 +973,7 @@ mod tests {
             train_loaded(&config, loaded, first.eval_scale)
         };
         let moved = kings(0, config.out.clone(), &mut loaded).unwrap().network;
-        assert_eq!((moved.king, moved.factoriser.len()), (four, 768 * 16));
+        assert_eq!((moved.arch.king, moved.factoriser.len()), (four, 768 * 16));
         for fen in [
             "r2k3r/pp3ppp/2n2n2/3p4/3P4/2N2N2/PP3PPP/R2K3R w - - 0 10",
             "2kr3r/ppp2ppp/2n5/8/8/2N5/PPP2PPP/2KR3R b - - 0 15",
@@ -921,7 +991,7 @@ mod tests {
         );
         let path = data.with_extension("kings.nnue");
         std::fs::write(&path, nnue::file::write(&trained_kings.network.quantise())).unwrap();
-        assert_eq!(nnue::read_weights(&path).unwrap().king, four);
+        assert_eq!(nnue::read_weights(&path).unwrap().arch.king, four);
         assert!(kings(1, path.clone(), &mut loaded).is_ok());
         // Continued by `run` without `--king-buckets`, it keeps its layout,
         // not the one the config holds.
@@ -934,7 +1004,7 @@ mod tests {
         };
         assert!(!continued.king_given && continued.king != four);
         run(&continued, &mut std::io::sink()).unwrap();
-        assert_eq!(nnue::read_weights(&continued.out).unwrap().king, four);
+        assert_eq!(nnue::read_weights(&continued.out).unwrap().arch.king, four);
         let back = Config {
             epochs: 0,
             init: Some(path),

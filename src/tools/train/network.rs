@@ -1,17 +1,21 @@
-//! The network in floats as it trains: forward pass, gradient, loss, and
-//! the conversions to and from the integer weights of `nnue::file`.
+//! The network in floats as it trains: its architecture's layers
+//! (`nnue::layers`) run forward and backward in floats, the loss, and the
+//! conversions to and from the integer weights of `nnue::file`.
 
 use super::samples::{Entry, TrainSample};
 use super::WEIGHT_CLIP;
-use crate::nnue::file::{output_layer, output_layer_mut};
-use crate::nnue::{in_layer, mirror, KingBuckets, Weights, INPUTS, MAX_ACTIVE, QA, QB};
+use crate::nnue::file::{output_layer, output_layer_mut, Tensor};
+use crate::nnue::layers::{Output, Transformer};
+use crate::nnue::{Architecture, KingBuckets, Weights, INPUTS, MAX_ACTIVE};
 use crate::rng::Rng;
 use crate::tools::fit::sigmoid;
 
 /// Initial input weights are uniform in ± this; biases start at 0.
 const INIT_INPUT_RANGE: f32 = 0.1;
 
-/// The network in floats, as it trains (and its gradient, same shape).
+/// The network in floats, as it trains (and its gradient, same shape): the
+/// four arrays its architecture lists (`Architecture::tensors`), in
+/// floats, and a factoriser.
 ///
 /// With more than one king bucket it trains a factoriser too: one more
 /// block of `INPUTS` rows that every king bucket's rows are added to, so
@@ -20,64 +24,69 @@ const INIT_INPUT_RANGE: f32 = 0.1;
 /// `quantise` merges the factoriser into every bucket.
 #[derive(Clone, Debug)]
 pub struct FloatNetwork {
-    pub hidden: usize,
-    pub buckets: usize,
-    /// The input layers and mirroring.
-    pub king: KingBuckets,
-    /// `king.count × INPUTS × hidden`.
+    pub arch: Architecture,
+    /// `arch.input_rows() × hidden`.
     pub w1: Vec<f32>,
     /// `INPUTS × hidden` shared by every king bucket; empty with one.
     pub factoriser: Vec<f32>,
     pub b1: Vec<f32>,
-    /// `buckets × 2 × hidden`, as in the file.
+    /// `output_buckets × 2 × hidden`, as in the file.
     pub w2: Vec<f32>,
     pub b2: Vec<f32>,
     /// Centipawns per unit of output (not trained).
     pub eval_scale: i32,
 }
 
+/// Sums and their gradients for one sample, reused from sample to sample.
+struct Scratch {
+    acc: [Vec<f32>; 2],
+    d_acc: [Vec<f32>; 2],
+}
+
+impl Scratch {
+    fn new(hidden: usize) -> Scratch {
+        let zeros = || [vec![0.0; hidden], vec![0.0; hidden]];
+        Scratch {
+            acc: zeros(),
+            d_acc: zeros(),
+        }
+    }
+}
+
 impl FloatNetwork {
-    pub(super) fn zero(
-        hidden: usize,
-        buckets: usize,
-        king: KingBuckets,
-        eval_scale: i32,
-    ) -> FloatNetwork {
-        let factorised = if king.count > 1 { INPUTS * hidden } else { 0 };
+    pub(super) fn zero(arch: Architecture, eval_scale: i32) -> FloatNetwork {
+        let [w1, b1, w2, b2]: [Tensor; 4] = arch.tensors();
+        let factorised = if arch.king.count > 1 {
+            INPUTS * arch.hidden
+        } else {
+            0
+        };
         FloatNetwork {
-            hidden,
-            buckets,
-            king,
-            w1: vec![0.0; king.inputs() * hidden],
+            arch,
+            w1: vec![0.0; w1.len],
             factoriser: vec![0.0; factorised],
-            b1: vec![0.0; hidden],
-            w2: vec![0.0; buckets * 2 * hidden],
-            b2: vec![0.0; buckets],
+            b1: vec![0.0; b1.len],
+            w2: vec![0.0; w2.len],
+            b2: vec![0.0; b2.len],
             eval_scale,
         }
     }
 
     /// A zero network of `self`'s shape (a gradient's).
     pub(super) fn zero_like(&self) -> FloatNetwork {
-        FloatNetwork::zero(self.hidden, self.buckets, self.king, self.eval_scale)
+        FloatNetwork::zero(self.arch, self.eval_scale)
     }
 
     /// Small random input weights (the factoriser's; the king buckets'
     /// differences start at zero) and output weights; zero biases.
-    pub fn random(
-        hidden: usize,
-        buckets: usize,
-        king: KingBuckets,
-        eval_scale: i32,
-        seed: u64,
-    ) -> FloatNetwork {
+    pub fn random(arch: Architecture, eval_scale: i32, seed: u64) -> FloatNetwork {
         let mut rng = Rng::new(seed);
         let mut uniform = |range: f32| {
             let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * unit - 1.0) * range
         };
-        let mut net = FloatNetwork::zero(hidden, buckets, king, eval_scale);
-        let shared = if king.count > 1 {
+        let mut net = FloatNetwork::zero(arch, eval_scale);
+        let shared = if arch.king.count > 1 {
             &mut net.factoriser
         } else {
             &mut net.w1
@@ -85,7 +94,7 @@ impl FloatNetwork {
         for w in shared {
             *w = uniform(INIT_INPUT_RANGE);
         }
-        let output_range = 1.0 / (2.0 * hidden as f32).sqrt();
+        let output_range = 1.0 / (2.0 * arch.hidden as f32).sqrt();
         for w in &mut net.w2 {
             *w = uniform(output_range);
         }
@@ -98,13 +107,17 @@ impl FloatNetwork {
     /// as before; training then puts the new neurons to use (their output
     /// weights get gradients at once, their input weights through those).
     pub fn widened(&self, hidden: usize, seed: u64) -> FloatNetwork {
-        assert!(hidden >= self.hidden, "a network is widened, not cut");
-        if hidden == self.hidden {
+        let old = self.arch.hidden;
+        assert!(hidden >= old, "a network is widened, not cut");
+        if hidden == old {
             return self.clone();
         }
-        let random = FloatNetwork::random(hidden, self.buckets, self.king, self.eval_scale, seed);
-        let mut net = FloatNetwork::zero(hidden, self.buckets, self.king, self.eval_scale);
-        let old = self.hidden;
+        let arch = Architecture {
+            hidden,
+            ..self.arch
+        };
+        let random = FloatNetwork::random(arch, self.eval_scale, seed);
+        let mut net = FloatNetwork::zero(arch, self.eval_scale);
         for (to, from, random) in [
             (&mut net.w1, &self.w1, &random.w1),
             (&mut net.factoriser, &self.factoriser, &random.factoriser),
@@ -116,7 +129,7 @@ impl FloatNetwork {
             }
         }
         net.b1[..old].copy_from_slice(&self.b1);
-        for bucket in 0..self.buckets {
+        for bucket in 0..self.arch.output_buckets {
             let from = output_layer(&self.w2, old, bucket);
             let to = output_layer_mut(&mut net.w2, hidden, bucket);
             to[..old].copy_from_slice(&from[..old]);
@@ -135,14 +148,15 @@ impl FloatNetwork {
     /// network not symmetric left to right says (kiln-4's validation loss
     /// rose 15%). `None` for any other change.
     pub fn with_king_buckets(mut self, king: KingBuckets) -> Option<FloatNetwork> {
-        if king == self.king {
+        if king == self.arch.king {
             return Some(self);
         }
-        if self.king != KingBuckets::NONE {
+        if self.arch.king != KingBuckets::NONE {
             return None;
         }
         let plain = std::mem::take(&mut self.w1);
-        let mut net = FloatNetwork::zero(self.hidden, self.buckets, king, self.eval_scale);
+        let arch = Architecture { king, ..self.arch };
+        let mut net = FloatNetwork::zero(arch, self.eval_scale);
         if king.count > 1 {
             net.factoriser = plain;
         } else {
@@ -186,64 +200,30 @@ impl FloatNetwork {
             .chain(self.b2.iter())
     }
 
-    /// Both perspectives' features (side to move first) in this network's
-    /// king buckets, from a sample's plain features.
-    fn features(&self, plain: &[u16]) -> [([u16; MAX_ACTIVE], usize); 2] {
-        let mut other = [0u16; MAX_ACTIVE];
-        for (o, &f) in other.iter_mut().zip(plain) {
-            *o = mirror(f as usize) as u16;
-        }
-        [plain, &other[..plain.len()]].map(|plain| {
-            let mut out = [0u16; MAX_ACTIVE];
-            let n = in_layer(&self.king, plain, &mut out);
-            (out, n)
-        })
+    /// The layers of its architecture.
+    fn layers(&self) -> (Transformer, Output) {
+        (Transformer::new(&self.arch), Output::new(&self.arch))
     }
 
-    /// Both accumulators (side to move first), before the activation.
-    fn accumulate(&self, plain: &[u16], ours: &mut [f32], theirs: &mut [f32]) {
-        let h = self.hidden;
-        for ((features, n), acc) in self.features(plain).iter().zip([ours, theirs]) {
-            acc.copy_from_slice(&self.b1);
-            for &f in &features[..*n] {
-                let f = f as usize;
-                for (a, w) in acc.iter_mut().zip(&self.w1[f * h..][..h]) {
-                    *a += w;
-                }
-                if !self.factoriser.is_empty() {
-                    let shared = &self.factoriser[f % INPUTS * h..][..h];
-                    for (a, w) in acc.iter_mut().zip(shared) {
-                        *a += w;
-                    }
-                }
-            }
+    /// The raw output (units of `eval_scale` centipawns) of a sample read
+    /// left-right mirrored when `mirrored`, its sums left in `scratch`.
+    fn forward_into(&self, sample: &TrainSample, mirrored: bool, scratch: &mut Scratch) -> f32 {
+        let (transformer, output) = self.layers();
+        let mut plain = [0u16; MAX_ACTIVE];
+        let n = sample.features(mirrored, &mut plain);
+        let active = transformer.active(&plain[..n]);
+        for (side, acc) in scratch.acc.iter_mut().enumerate() {
+            transformer.forward_float(&self.w1, &self.factoriser, &self.b1, active.of(side), acc);
         }
-    }
-
-    /// The output layer of `bucket`.
-    fn output(&self, ours: &[f32], theirs: &[f32], bucket: usize) -> f32 {
-        let h = self.hidden;
-        let w2 = output_layer(&self.w2, h, bucket);
-        let screlu = |x: f32| {
-            let c = x.clamp(0.0, 1.0);
-            c * c
-        };
-        let mut out = self.b2[bucket];
-        for i in 0..h {
-            out += screlu(ours[i]) * w2[i] + screlu(theirs[i]) * w2[h + i];
-        }
-        out
+        let [ours, theirs] = &scratch.acc;
+        let bucket = sample.bucket(self.arch.output_buckets);
+        output.forward_float(&self.w2, &self.b2, ours, theirs, bucket)
     }
 
     /// The raw output (units of `eval_scale` centipawns) of a sample, read
     /// left-right mirrored when `mirrored`.
     pub fn forward(&self, sample: &TrainSample, mirrored: bool) -> f32 {
-        let mut ours = vec![0.0; self.hidden];
-        let mut theirs = vec![0.0; self.hidden];
-        let mut plain = [0u16; MAX_ACTIVE];
-        let n = sample.features(mirrored, &mut plain);
-        self.accumulate(&plain[..n], &mut ours, &mut theirs);
-        self.output(&ours, &theirs, sample.bucket(self.buckets))
+        self.forward_into(sample, mirrored, &mut Scratch::new(self.arch.hidden))
     }
 
     /// The evaluation of a position in centipawns, for the side to move.
@@ -260,72 +240,54 @@ impl FloatNetwork {
         entries: &[Entry],
         grad: &mut FloatNetwork,
     ) -> f64 {
-        let h = self.hidden;
-        let mut ours = vec![0.0; h];
-        let mut theirs = vec![0.0; h];
-        let mut d_ours = vec![0.0; h];
-        let mut d_theirs = vec![0.0; h];
+        let (transformer, output) = self.layers();
+        let mut scratch = Scratch::new(self.arch.hidden);
         let mut plain = [0u16; MAX_ACTIVE];
         let mut error = 0.0f64;
         for &entry in entries {
             let (index, mirrored) = entry.get();
             let sample = &samples[index];
-            let n = sample.features(mirrored, &mut plain);
-            let plain = &plain[..n];
-            self.accumulate(plain, &mut ours, &mut theirs);
-            let bucket = sample.bucket(self.buckets);
             // The output as a win chance.
-            let p = sigmoid(self.output(&ours, &theirs, bucket).into()) as f32;
+            let p = sigmoid(self.forward_into(sample, mirrored, &mut scratch).into()) as f32;
             let diff = p - sample.target;
             error += (diff * diff) as f64;
             let d_out = 2.0 * diff * p * (1.0 - p);
-            grad.b2[bucket] += d_out;
-            let w2 = output_layer(&self.w2, h, bucket);
-            let g2 = output_layer_mut(&mut grad.w2, h, bucket);
-            for i in 0..h {
-                let (a, b) = (ours[i], theirs[i]);
-                let (ca, cb) = (a.clamp(0.0, 1.0), b.clamp(0.0, 1.0));
-                g2[i] += d_out * ca * ca;
-                g2[h + i] += d_out * cb * cb;
-                // d screlu / dx = 2x inside (0, 1), else 0.
-                d_ours[i] = if a > 0.0 && a < 1.0 {
-                    d_out * w2[i] * 2.0 * a
-                } else {
-                    0.0
-                };
-                d_theirs[i] = if b > 0.0 && b < 1.0 {
-                    d_out * w2[h + i] * 2.0 * b
-                } else {
-                    0.0
-                };
-                grad.b1[i] += d_ours[i] + d_theirs[i];
-            }
-            for ((features, n), d) in self.features(plain).iter().zip([&d_ours, &d_theirs]) {
-                for &f in &features[..*n] {
-                    let f = f as usize;
-                    for (g, d) in grad.w1[f * h..][..h].iter_mut().zip(d) {
-                        *g += d;
-                    }
-                    if !grad.factoriser.is_empty() {
-                        let shared = &mut grad.factoriser[f % INPUTS * h..][..h];
-                        for (g, d) in shared.iter_mut().zip(d) {
-                            *g += d;
-                        }
-                    }
-                }
+            let bucket = sample.bucket(self.arch.output_buckets);
+            let [ours, theirs] = &scratch.acc;
+            let [d_ours, d_theirs] = &mut scratch.d_acc;
+            output.backward_float(
+                &self.w2,
+                [ours, theirs],
+                bucket,
+                d_out,
+                &mut grad.w2,
+                &mut grad.b2,
+                [d_ours, d_theirs],
+            );
+            transformer.backward_bias(d_ours, d_theirs, &mut grad.b1);
+            let n = sample.features(mirrored, &mut plain);
+            let active = transformer.active(&plain[..n]);
+            for (side, d_acc) in scratch.d_acc.iter().enumerate() {
+                transformer.backward_float(
+                    active.of(side),
+                    d_acc,
+                    &mut grad.w1,
+                    &mut grad.factoriser,
+                );
             }
         }
         error
     }
 
-    /// The network rounded to the integers the engine uses, with the
-    /// factoriser merged into every king bucket (training keeps a merged
-    /// input weight within ±`WEIGHT_CLIP`, `clip_merged`, as every weight
-    /// is, so the accumulator cannot overflow; the clamp here only makes
-    /// sure of it).
+    /// The network rounded to the integers the engine uses, each array by
+    /// its scale (`Architecture::tensors`), with the factoriser merged into
+    /// every king bucket (training keeps a merged input weight within
+    /// ±`WEIGHT_CLIP`, `clip_merged`, as every weight is, so the
+    /// accumulator cannot overflow; the clamp here only makes sure of it).
     pub fn quantise(&self) -> Weights {
-        let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
-        let h = self.hidden;
+        let [s1, sb1, s2, sb2] = self.arch.tensors().map(|t| t.scale as f32);
+        let q = |x: f32, scale: f32| (x * scale).round() as i16;
+        let h = self.arch.hidden;
         let merged = self.w1.iter().enumerate().map(|(i, &w)| {
             let shared = match self.factoriser.is_empty() {
                 true => 0.0,
@@ -334,17 +296,11 @@ impl FloatNetwork {
             (w + shared).clamp(-WEIGHT_CLIP, WEIGHT_CLIP)
         });
         Weights {
-            hidden: self.hidden,
-            buckets: self.buckets,
-            king: self.king,
-            w1: merged.map(|w| q(w, QA)).collect(),
-            b1: self.b1.iter().map(|&b| q(b, QA)).collect(),
-            w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
-            b2: self
-                .b2
-                .iter()
-                .map(|&b| (b * (QA * QB) as f32).round() as i32)
-                .collect(),
+            arch: self.arch,
+            w1: merged.map(|w| q(w, s1)).collect(),
+            b1: self.b1.iter().map(|&b| q(b, sb1)).collect(),
+            w2: self.w2.iter().map(|&w| q(w, s2)).collect(),
+            b2: self.b2.iter().map(|&b| (b * sb2).round() as i32).collect(),
             eval_scale: self.eval_scale,
         }
     }
@@ -353,27 +309,13 @@ impl FloatNetwork {
 impl From<&Weights> for FloatNetwork {
     /// The float network whose weights are exactly the integer ones'.
     fn from(net: &Weights) -> FloatNetwork {
-        let d = |x: i16, scale: i32| x as f32 / scale as f32;
-        let factorised = if net.king.count > 1 {
-            INPUTS * net.hidden
-        } else {
-            0
-        };
-        FloatNetwork {
-            hidden: net.hidden,
-            buckets: net.buckets,
-            king: net.king,
-            w1: net.w1.iter().map(|&w| d(w, QA)).collect(),
-            factoriser: vec![0.0; factorised],
-            b1: net.b1.iter().map(|&b| d(b, QA)).collect(),
-            w2: net.w2.iter().map(|&w| d(w, QB)).collect(),
-            b2: net
-                .b2
-                .iter()
-                .map(|&b| b as f32 / (QA * QB) as f32)
-                .collect(),
-            eval_scale: net.eval_scale,
-        }
+        let [s1, sb1, s2, sb2] = net.arch.tensors().map(|t| t.scale as f32);
+        let mut float = FloatNetwork::zero(net.arch, net.eval_scale);
+        float.w1 = net.w1.iter().map(|&w| w as f32 / s1).collect();
+        float.b1 = net.b1.iter().map(|&b| b as f32 / sb1).collect();
+        float.w2 = net.w2.iter().map(|&w| w as f32 / s2).collect();
+        float.b2 = net.b2.iter().map(|&b| b as f32 / sb2).collect();
+        float
     }
 }
 
@@ -458,7 +400,8 @@ mod tests {
         king: KingBuckets,
         seed: u64,
     ) -> FloatNetwork {
-        let mut net = FloatNetwork::random(hidden, buckets, king, 150, seed);
+        let arch = Architecture::pieces(king, hidden, buckets);
+        let mut net = FloatNetwork::random(arch, 150, seed);
         if king.count > 1 {
             let mut rng = Rng::new(seed + 1);
             for w in &mut net.w1 {
@@ -510,7 +453,7 @@ mod tests {
     fn integer_network_agrees(king: KingBuckets) {
         let trained = random_with_kings(32, 4, king, 3);
         let net = file::read(&file::write(&trained.quantise())).unwrap();
-        assert_eq!(net.king, king);
+        assert_eq!(net.arch.king, king);
         let rounded = FloatNetwork::from(&net);
         for pos in random_walk(300, &mut Rng::new(4)) {
             let int = net.evaluate(&pos) as f32;
