@@ -42,7 +42,7 @@ fn embed_network() {
 const WEIGHTS_FILES: [&str; 2] = ["codegen/weights/eval.txt", "codegen/weights/pst.txt"];
 
 /// `cargo build --features regen` reruns the generators (magic search,
-/// Zobrist keys, PST, evaluation weights, LMR, cuckoo tables) and rewrites the committed
+/// Zobrist keys, PST, evaluation weights, LMR) and rewrites the committed
 /// `src/tables/`; a weights file that does not parse fails the build with
 /// `codegen/weights/<file>:LINE: <what>`.
 fn regenerate_tables_if_requested() {

@@ -4,7 +4,6 @@
 //! nobody reads, is a plain `quote!` token stream.
 
 use crate::book::BookEntry;
-use crate::cuckoo::CuckooTables;
 use crate::magic::{Magic, MagicSet};
 use crate::pst::PieceSquareValues;
 use crate::zobrist::ZobristKeys;
@@ -63,7 +62,7 @@ fn bitboard_table(name: &str, doc: &str, values: &[u64]) -> String {
 /// `src/tables/mod.rs`.
 pub fn tables_mod() -> String {
     let mut s = header("Tables generated at build time by the `codegen` crate.");
-    s += "pub mod attacks;\npub mod cuckoo;\npub mod eval;\npub mod lmr;\npub mod magics;\npub mod pst;\npub mod zobrist;\n";
+    s += "pub mod attacks;\npub mod eval;\npub mod lmr;\npub mod magics;\npub mod pst;\npub mod zobrist;\n";
     s
 }
 
@@ -162,55 +161,6 @@ pub fn zobrist(keys: &ZobristKeys) -> String {
         ep.join(", ")
     );
     s += &format!("pub const SIDE: u64 = {};\n", hex(keys.side));
-    s
-}
-
-/// `src/tables/cuckoo.rs`: the reversible moves' keys and moves in their
-/// cuckoo slots, with the two hash functions that address them. Empty
-/// slots are `0`; keys four to a row, moves sixteen, each row commented
-/// with its first slot.
-pub fn cuckoo(tables: &CuckooTables) -> String {
-    use crate::cuckoo::{CUCKOO_SIZE, REVERSIBLE_MOVES};
-    assert_eq!(tables.keys.len(), CUCKOO_SIZE);
-    assert_eq!(tables.moves.len(), CUCKOO_SIZE);
-    let mut s = header(&format!(
-        "Cuckoo tables of the {REVERSIBLE_MOVES} reversible non-pawn moves (`codegen/src/cuckoo.rs`),\n\
-         //! for the upcoming-repetition test. A move of piece `p` between squares `a` and `b`\n\
-         //! changes the Zobrist key by `PIECE_SQUARE[p][a] ^ PIECE_SQUARE[p][b] ^ SIDE`; that key\n\
-         //! is in `CUCKOO_KEYS` at `cuckoo_h1(key)` or `cuckoo_h2(key)`, and `CUCKOO_MOVES` at\n\
-         //! the same slot holds the move as `from | to << 6`, `from < to`. Empty slots are 0."
-    ));
-    s += &format!(
-        "/// Slots in each table.\n\
-         pub const CUCKOO_SIZE: usize = {CUCKOO_SIZE};\n\n\
-         /// The first slot of `key`.\n\
-         #[inline]\n\
-         pub const fn cuckoo_h1(key: u64) -> usize {{\n    (key >> 32) as usize & (CUCKOO_SIZE - 1)\n}}\n\n\
-         /// The second slot of `key`.\n\
-         #[inline]\n\
-         pub const fn cuckoo_h2(key: u64) -> usize {{\n    (key >> 48) as usize & (CUCKOO_SIZE - 1)\n}}\n\n"
-    );
-    let cell = |key: u64| {
-        if key == 0 {
-            "0".to_string()
-        } else {
-            hex(key).to_string()
-        }
-    };
-    s += &format!(
-        "/// The key stored in each slot.\npub static CUCKOO_KEYS: [u64; {CUCKOO_SIZE}] = [\n"
-    );
-    for (r, row) in tables.keys.chunks(4).enumerate() {
-        let cells: Vec<String> = row.iter().map(|&k| cell(k)).collect();
-        let _ = writeln!(s, "    {}, // {}", cells.join(", "), r * 4);
-    }
-    s += "];\n\n";
-    s += &format!("/// The move stored with each slot's key.\npub static CUCKOO_MOVES: [u16; {CUCKOO_SIZE}] = [\n");
-    for (r, row) in tables.moves.chunks(16).enumerate() {
-        let cells: Vec<String> = row.iter().map(|m| m.to_string()).collect();
-        let _ = writeln!(s, "    {}, // {}", cells.join(", "), r * 16);
-    }
-    s += "];\n";
     s
 }
 

@@ -4,7 +4,6 @@
 //! `kiln_formats::weights` (which `kiln tune` uses too, to write them back).
 
 pub mod book;
-pub mod cuckoo;
 pub mod emit;
 pub mod eval_params;
 pub mod geometry;
@@ -44,10 +43,6 @@ pub fn generate_tables() -> Result<Vec<GeneratedFile>, String> {
         GeneratedFile {
             name: "attacks.rs",
             contents: emit::attacks(&knight, &king, &pawn),
-        },
-        GeneratedFile {
-            name: "cuckoo.rs",
-            contents: emit::cuckoo(&cuckoo::tables(&zobrist::keys())),
         },
         GeneratedFile {
             name: "eval.rs",

@@ -3,7 +3,6 @@
 //! Tables generated at build time by the `codegen` crate.
 
 pub mod attacks;
-pub mod cuckoo;
 pub mod eval;
 pub mod lmr;
 pub mod magics;
