@@ -335,7 +335,7 @@ mod tests {
         // `genfens 1000000000000 seed 1 book None` aborted the engine (the
         // FEN list was allocated for the count), and a count near usize::MAX
         // panicked with a capacity overflow. Found while writing the UCI
-        // loop's property test (tests/uci_prop.rs), which now sends them.
+        // loop's property test (tests/all/uci_prop.rs), which now sends them.
         for count in ["1000000000000", "18446744073709551615", "1000001"] {
             let args = format!("{count} seed 1 book None");
             let error = parse_genfens(&words(&args)).unwrap_err();

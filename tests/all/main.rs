@@ -4,15 +4,20 @@
 //! Run one file's tests with a filter: `cargo test --release --test all
 //! uci::` (the trailing `::` keeps `uci_prop::` out).
 //!
-//! Some tests live in binaries of their own: the checks that need outside
-//! programs (polyglot, stockfish, chromium with node), in
-//! `tests/external/`, whose harness can report a test ignored, with why,
-//! when its program is missing; and those that need the process to
-//! themselves: `tests/uci_race.rs` loads every core on purpose (it would
-//! disturb the timing checks here), `tests/workers.rs` counts the process's
-//! allocations and threads, and `tests/uci_prop.rs` counts every panic in
+//! The checks that need outside programs (polyglot, stockfish, chromium
+//! with node) are a binary of their own, `tests/external/`, whose harness
+//! can report a test ignored, with why, when its program is missing.
+//!
+//! Tests run side by side here. Two kinds keep something to themselves:
+//! a test that needs the process to itself runs again alone in a child
+//! process of this binary (`common::alone_in_a_process`): `workers`
+//! counts the process's allocations (this binary's allocator counts them)
+//! and threads, and `uci_prop`'s in-process test counts every panic in
 //! the process and opens the Syzygy tables in it (one set per process:
-//! here `syzygy` and `tb_conversion` share `common::syzygy_tables`).
+//! here `syzygy` and `tb_conversion` share `common::syzygy_tables`); and
+//! `uci_race`, which loads every core on purpose, runs while no other
+//! engine session does (`common::every_core`), so that its load skews no
+//! session's timing checks.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -41,3 +46,6 @@ mod tables;
 mod targets;
 mod tb_conversion;
 mod uci;
+mod uci_prop;
+mod uci_race;
+mod workers;

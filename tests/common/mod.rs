@@ -1,23 +1,29 @@
 //! The UCI session harness shared by the session test files: the built
 //! binary (or `KILN_ENGINE`) as a child process, read line by line; the
-//! scratch directories of the tests that write files; and the outside
-//! programs some tests run (found on PATH or in /usr/games, or why not).
+//! scratch directories of the tests that write files; the outside
+//! programs some tests run (found on PATH or in /usr/games, or why not);
+//! and the two ways a test keeps something to itself in a binary whose
+//! tests run side by side: the cores ([`every_core`]) or the whole process
+//! ([`alone_in_a_process`]).
 // Each test file uses a different part of the harness.
 #![allow(dead_code)]
 
 use kiln::chess::Position;
 use kiln::syzygy::{scan, Tablebases};
+use std::cell::Cell;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 pub struct Engine {
     pub child: Child,
     pub stdin: ChildStdin,
     pub lines: Receiver<String>,
+    /// Held while the engine runs (dropped after it quits).
+    _session: Option<Session>,
 }
 
 impl Engine {
@@ -29,6 +35,7 @@ impl Engine {
 
     /// Any UCI program with `args`, started as it is (no option sent).
     pub fn spawn(program: &str, args: &[&str]) -> Engine {
+        let session = Session::begin();
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
@@ -50,6 +57,7 @@ impl Engine {
             child,
             stdin,
             lines,
+            _session: session,
         }
     }
 
@@ -106,6 +114,120 @@ impl Engine {
             Err(RecvTimeoutError::Timeout)
         )
     }
+}
+
+/// The cores, shared by the engine sessions running side by side, or
+/// taken whole by the one test that loads every core on purpose
+/// (`uci_race`): it waits until no session runs, and sessions wait while
+/// it runs, so its load never skews a session's timing checks (`readyok`
+/// or `bestmove` within so many milliseconds). A test may hold several
+/// sessions: the loader has no precedence, so a second one never waits
+/// behind it.
+struct Cores {
+    sessions: usize,
+    loaded: bool,
+}
+
+static CORES: Mutex<Cores> = Mutex::new(Cores {
+    sessions: 0,
+    loaded: false,
+});
+static CORES_CHANGED: Condvar = Condvar::new();
+
+thread_local! {
+    /// This thread holds [`EveryCore`]: its own sessions take no share.
+    static LOADING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn cores() -> MutexGuard<'static, Cores> {
+    // A test that failed while holding the lock left the counts right.
+    CORES.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// An engine session's share of the cores (none on the loader's thread).
+struct Session;
+
+impl Session {
+    fn begin() -> Option<Session> {
+        if LOADING.get() {
+            return None;
+        }
+        let mut cores = cores();
+        while cores.loaded {
+            cores = CORES_CHANGED
+                .wait(cores)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        cores.sessions += 1;
+        Some(Session)
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        cores().sessions -= 1;
+        CORES_CHANGED.notify_all();
+    }
+}
+
+/// Every core, for the test that loads them all, until dropped.
+pub struct EveryCore(());
+
+/// Waits until no engine session runs, then keeps new ones waiting until
+/// the returned guard drops. The calling thread's own sessions go ahead.
+pub fn every_core() -> EveryCore {
+    let mut cores = cores();
+    while cores.loaded || cores.sessions > 0 {
+        cores = CORES_CHANGED
+            .wait(cores)
+            .unwrap_or_else(PoisonError::into_inner);
+    }
+    cores.loaded = true;
+    LOADING.set(true);
+    EveryCore(())
+}
+
+impl Drop for EveryCore {
+    fn drop(&mut self) {
+        LOADING.set(false);
+        cores().loaded = false;
+        CORES_CHANGED.notify_all();
+    }
+}
+
+/// The environment variable that names the one test a child process of
+/// the test binary runs, for [`alone_in_a_process`].
+const ALONE: &str = "KILN_TEST_ALONE";
+
+/// For a test that needs its process to itself (it counts the process's
+/// allocations, threads or panics, or opens the Syzygy tables in it)
+/// although its binary runs other tests beside it. Called first thing
+/// with the test's name (`module::function`, as `--exact` takes it): in
+/// the binary's own run it runs that test again, alone, in a child
+/// process of this binary, fails unless the child ran it and it passed,
+/// and returns false, so the caller returns; in that child it returns
+/// true, and the caller runs the test's body.
+pub fn alone_in_a_process(name: &str) -> bool {
+    if std::env::var_os(ALONE).is_some_and(|alone| alone == name) {
+        return true;
+    }
+    let binary = std::env::current_exe().expect("the test binary's path");
+    let out = Command::new(binary)
+        .args([name, "--exact", "--test-threads=1"])
+        .env(ALONE, name)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the test binary starts again");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // With `--exact`, one test passed is this one. (Not its `test NAME ...
+    // ok` line: what the engine writes to stdout itself can come between.)
+    assert!(
+        out.status.success() && stdout.contains("test result: ok. 1 passed;"),
+        "{name}, alone in a process: {}\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    false
 }
 
 /// The engine under test: this build, or `KILN_ENGINE`.

@@ -1,9 +1,9 @@
-//! A race between `bestmove` and the next command, alone in its own test
-//! binary: it loads every core on purpose, which would disturb the timing
-//! checks of the other session tests (in `tests/all`).
+//! A race between `bestmove` and the next command. It loads every core on
+//! purpose, which would disturb the timing checks of the other session
+//! tests, so it holds `common::every_core` meanwhile: it starts when no
+//! other engine session runs, and none starts until it ends.
 
-mod common;
-
+use crate::common;
 use common::{errors, Engine};
 
 #[test]
@@ -11,6 +11,7 @@ fn commands_right_after_bestmove_are_acted_on() {
     // Once `bestmove` is out the search is over: a setoption or go sent at
     // once must not be refused as "during a search".
     // The race shows under load: keep the cores busy meanwhile.
+    let _every_core = common::every_core();
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let _load = Load::start(4 * cores);
     let mut e = Engine::start();

@@ -1,7 +1,9 @@
 //! Search workers persist: a search starts no thread, and allocates only for
-//! its root moves and reports, never per node. Alone in its test binary, so
-//! the allocation count and the process's threads are this test's own.
+//! its root moves and reports, never per node. The test runs alone in a
+//! process of its own (`common::alone_in_a_process`), so the allocation
+//! count and the process's threads are its own.
 
+use crate::common;
 use kiln::chess::Position;
 use kiln::search::time::Limits;
 use kiln::search::tt::TranspositionTable;
@@ -13,7 +15,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
-/// The system allocator, counting allocations.
+/// The system allocator, counting allocations: this binary's allocator,
+/// for every test in it (one atomic add an allocation); only the process
+/// that runs the test below alone reads the count.
 struct Counting;
 
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
@@ -70,6 +74,11 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 
 #[test]
 fn searches_start_no_thread_and_allocate_nothing_per_node() {
+    if !common::alone_in_a_process(
+        "workers::searches_start_no_thread_and_allocate_nothing_per_node",
+    ) {
+        return;
+    }
     let tt = Arc::new(TranspositionTable::new(16));
     let signals = Arc::new(Signals::default());
 

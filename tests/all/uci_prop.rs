@@ -4,11 +4,11 @@
 //! answer `isready` afterwards. `Engine::handle` is driven in-process for
 //! many cases; the built binary is driven through stdin for fewer, which is
 //! where `readyok` can be read. Cases come from a fixed seed, as in
-//! `parsers_prop.rs`.
+//! `parsers_prop.rs`. The in-process test runs alone in a process of its
+//! own (`common::alone_in_a_process`): it counts every panic in the
+//! process, and its engine opens the Syzygy tables, one set a process.
 
-mod common;
-mod prop_inputs;
-
+use crate::{common, prop_inputs};
 use kiln::commands::genfens::GENFENS_MAX_COUNT;
 use kiln::uci::options::{self, OptionValue};
 use prop_inputs::{check, fens, mutated, random_text, Fields};
@@ -130,6 +130,9 @@ fn count_panics() {
 
 #[test]
 fn random_lines_never_panic_the_loop() {
+    if !common::alone_in_a_process("uci_prop::random_lines_never_panic_the_loop") {
+        return;
+    }
     count_panics();
     check(1000, 30, (900, 0), vec(a_line(), 1..12), |lines| {
         let before = PANICS.load(Ordering::SeqCst);
