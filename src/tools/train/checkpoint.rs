@@ -1,7 +1,9 @@
 //! A training run's state between epochs, on disk (`kiln train
 //! --checkpoint FILE`), so that a run longer than a session can stop and
 //! go on: the float network, Adam's moments and step, the epochs done, the
-//! learning rate, the best network so far and the losses. The training
+//! learning rate, the best network so far and the losses. A schedule's
+//! place is the epochs done: each batch's rate is a function of its index
+//! in the run and the epoch's rate (`Rates::at`). The training
 //! order is not stored: it is replayed from the seed (each epoch's shuffle
 //! draws from the run's one generator), so a resumed run trains exactly as
 //! an unbroken one would.
@@ -10,7 +12,7 @@
 //! 8 bytes  magic b"KILNCKPT"
 //! 2 bytes  version (u16), 1
 //! 8 bytes  the run's key (u64, `run_key`): settings and samples
-//! 4 bytes  learning rate of the next epoch (f32)
+//! 4 bytes  the step schedule's learning rate of the next epoch (f32)
 //! 4 bytes  Adam's step (i32)
 //! 8 bytes  parameters P (u64)
 //! 4·P      the network's parameters (f32), in `FloatNetwork::params` order
@@ -38,7 +40,9 @@ pub type Best = (f64, usize, Vec<f32>);
 pub struct Checkpoint {
     /// The run it belongs to (`run_key`).
     pub run: u64,
-    /// The learning rate of the next epoch.
+    /// The step schedule's learning rate of the next epoch (`--lr`
+    /// itself under a cosine, which computes each batch's rate from the
+    /// batch's place in the run, and so keeps nothing).
     pub lr: f32,
     pub adam_step: i32,
     pub params: Vec<f32>,

@@ -7,19 +7,23 @@
 //! `fit::is_validation_game`) held out for validation. The target, from
 //! the side to move's view, is `fit::target`:
 //! `result_weight × result + (1 − result_weight) × sigmoid(score /
-//! eval_scale)`; the loss is the mean squared error of `sigmoid(output)`
-//! against it. The eval scale is fitted to the training data
+//! eval_scale)`; the loss is the mean of `|sigmoid(output) − target|^X`
+//! (`network::Power`; `X` is `--loss-exponent`, 2 by default: the mean
+//! squared error). The eval scale is fitted to the training data
 //! (`fit_eval_scale`: the scale at which `sigmoid(score / scale)` best
 //! predicts the results, `fit::fit_scale`) unless given, so
 //! that both halves of the target, and the network's output times the
 //! scale, are on the teacher's centipawn scale; data files from different
 //! teachers each get the scale fitted to their own results, and the
-//! output scale is fitted to all of them. Training is Adam on
-//! shuffled mini-batches, the batch's gradient summed over all threads;
+//! output scale is fitted to all of them. Training is Adam (AdamW with a
+//! `--weight-decay`) on shuffled mini-batches, the batch's gradient summed
+//! over all threads, each batch at the rate its schedule gives it
+//! (`Rates`: by epochs or a cosine, after an optional warm-up);
 //! every weight is kept within `WEIGHT_CLIP` so the quantised network
 //! (`QA`, `QB`) represents it, and the accumulator cannot overflow i16.
-//! The network kept is the epoch's with the lowest validation loss (with
-//! `--init`, the starting network is epoch 0 and can be the one kept).
+//! The network kept is the epoch's with the lowest validation loss, in
+//! the loss trained (with `--init`, the starting network is epoch 0 and
+//! can be the one kept).
 //! A fixed seed makes a run repeatable (the thread count changes only the
 //! order of float sums).
 //!
@@ -34,9 +38,9 @@ mod network;
 mod samples;
 
 pub use checkpoint::{Checkpoint, CheckpointError};
-pub use config::{Config, USAGE};
+pub use config::{Config, Schedule, USAGE};
 pub use error::TrainError;
-pub use network::{loss, FloatNetwork};
+pub use network::{loss, losses, FloatNetwork, Power};
 pub use samples::{fit_eval_scale, load, Entry, Loaded, TrainSample, SAMPLE_BYTES};
 
 use super::fit::adam::{Moments, Step};
@@ -50,17 +54,25 @@ use std::process::ExitCode;
 /// and 32 input rows of `QA × WEIGHT_CLIP` fit the i16 accumulator.
 pub const WEIGHT_CLIP: f32 = 1.98;
 
-/// Adam's running means for every parameter.
+/// Adam's running means for every parameter, and AdamW's decoupled
+/// weight decay (`Config::weight_decay`; 0: Adam).
 struct Adam {
     moments: Vec<Moments>,
     step: i32,
+    weight_decay: f32,
+    /// Which parameters decay, in `FloatNetwork::params` order: the
+    /// weights, not the biases (`FloatNetwork::decays`).
+    decays: Vec<bool>,
 }
 
 impl Adam {
-    fn new(params: usize) -> Adam {
+    fn new(net: &FloatNetwork, weight_decay: f32) -> Adam {
+        let decays: Vec<bool> = net.decays().collect();
         Adam {
-            moments: vec![Moments::default(); params],
+            moments: vec![Moments::default(); decays.len()],
             step: 0,
+            weight_decay,
+            decays,
         }
     }
 
@@ -72,38 +84,112 @@ impl Adam {
         self.step = step;
     }
 
-    /// One step on `net` along the mean gradient `grad / count`.
+    /// One step on `net` along the mean gradient `grad / count`, at the
+    /// rate `lr`; with a weight decay, each decaying weight also loses `lr
+    /// × weight_decay` of itself (AdamW), then the clip.
     fn update(&mut self, net: &mut FloatNetwork, grad: &FloatNetwork, count: usize, lr: f32) {
         self.step += 1;
         let step = Step::new(self.step, lr as f64);
         let scale = 1.0 / count as f64;
-        for ((w, &g), moments) in net
+        let params = net
             .params_mut()
             .zip(grad.params())
-            .zip(self.moments.iter_mut())
-        {
+            .zip(self.moments.iter_mut());
+        if self.weight_decay == 0.0 {
+            // Adam, in the float operations it always was.
+            for ((w, &g), moments) in params {
+                let delta = moments.update(g as f64 * scale, &step) as f32;
+                *w = (*w - delta).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+            }
+            return;
+        }
+        let shrink = lr * self.weight_decay;
+        for (((w, &g), moments), &decays) in params.zip(&self.decays) {
             let delta = moments.update(g as f64 * scale, &step) as f32;
-            *w = (*w - delta).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+            let decay = if decays { shrink * *w } else { 0.0 };
+            *w = (*w - decay - delta).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
         }
     }
 }
 
-/// One epoch over the `order` of `train` (shuffled with `rng`); returns
-/// its mean loss.
+/// The learning rate of each batch of a run (`Config::schedule`,
+/// `Config::warmup`).
+#[derive(Clone, Copy, Debug)]
+struct Rates {
+    schedule: Schedule,
+    lr: f32,
+    lr_min: f32,
+    warmup: usize,
+    /// Batches in the whole run: `--epochs` × batches an epoch.
+    batches: usize,
+}
+
+impl Rates {
+    fn new(config: &Config, batches_an_epoch: usize) -> Rates {
+        Rates {
+            schedule: config.schedule,
+            lr: config.lr,
+            lr_min: config.lr_min(),
+            warmup: config.warmup,
+            batches: config.epochs * batches_an_epoch,
+        }
+    }
+
+    /// The rate of batch `t` of the run (from 0), in an epoch whose step
+    /// schedule rate is `epoch_lr`. A function of `t` and that rate alone
+    /// (the latter kept by a checkpoint), so a resumed run trains at the
+    /// rates of an unbroken one.
+    fn at(&self, t: usize, epoch_lr: f32) -> f32 {
+        let lr = match self.schedule {
+            Schedule::Step => epoch_lr,
+            Schedule::Cosine => {
+                let done = t as f64 / self.batches.max(1) as f64;
+                let (lr, min) = (self.lr as f64, self.lr_min as f64);
+                (min + (lr - min) * 0.5 * (1.0 + (std::f64::consts::PI * done).cos())) as f32
+            }
+        };
+        if t < self.warmup {
+            lr * ((t + 1) as f32 / self.warmup as f32)
+        } else {
+            lr
+        }
+    }
+
+    /// The schedule in words, for the log.
+    fn describe(&self, config: &Config) -> String {
+        let mut words = match self.schedule {
+            Schedule::Step => format!("lr {} × {} after each epoch", self.lr, config.lr_drop),
+            Schedule::Cosine => format!(
+                "lr {:.6} down a cosine towards {:.6} over {} batches ({} epochs)",
+                self.lr, self.lr_min, self.batches, config.epochs
+            ),
+        };
+        if self.warmup > 0 {
+            words += &format!(", warm-up {} batches", self.warmup);
+        }
+        words
+    }
+}
+
+/// One epoch over the `order` of `train` (shuffled with `rng`), batch
+/// `b` of it at the rate `lr(b)`; returns its mean loss and the rates of
+/// its first and last batches.
 fn epoch(
     net: &mut FloatNetwork,
     adam: &mut Adam,
     train: &[TrainSample],
     order: &mut [Entry],
     config: &Config,
-    lr: f32,
+    lr: impl Fn(usize) -> f32,
     rng: &mut Rng,
-) -> f64 {
+) -> (f64, (f32, f32)) {
     shuffle(order, rng);
     let threads = config.threads.max(1);
     let mut total = 0.0;
     let mut grads: Vec<FloatNetwork> = (0..threads).map(|_| net.zero_like()).collect();
-    for batch in order.chunks(config.batch.max(1)) {
+    let power = Power(config.loss_exponent);
+    let mut rates = (lr(0), lr(0));
+    for (b, batch) in order.chunks(config.batch.max(1)).enumerate() {
         let chunk = batch.len().div_ceil(threads);
         let shared: &FloatNetwork = net;
         total += std::thread::scope(|scope| {
@@ -115,7 +201,7 @@ fn epoch(
                         for g in grad.params_mut() {
                             *g = 0.0;
                         }
-                        shared.backward(train, part, grad)
+                        shared.backward(train, part, power, grad)
                     })
                 })
                 .collect();
@@ -131,10 +217,11 @@ fn epoch(
                 *g += o;
             }
         }
-        adam.update(net, first, batch.len(), lr);
+        rates.1 = lr(b);
+        adam.update(net, first, batch.len(), rates.1);
         net.clip_merged();
     }
-    total / order.len() as f64
+    (total / order.len() as f64, rates)
 }
 
 /// Shuffles the training order for an epoch: the one use of the run's
@@ -169,6 +256,23 @@ fn run_key(
         eval_scale,
         config.init,
     );
+    // Settings added since checkpoints were first written join the key
+    // only when they are not their defaults (which train as before), so a
+    // checkpoint of an older build still resumes.
+    let mut settings = settings;
+    if config.weight_decay != 0.0 {
+        settings += &format!(" weight-decay {}", config.weight_decay);
+    }
+    if config.loss_exponent != 2.0 {
+        settings += &format!(" loss-exponent {}", config.loss_exponent);
+    }
+    if config.warmup != 0 {
+        settings += &format!(" warmup {}", config.warmup);
+    }
+    if config.schedule == Schedule::Cosine {
+        // The cosine spans every epoch: more of them is another schedule.
+        settings += &format!(" cosine {} {}", config.lr_min(), config.epochs);
+    }
     let data: Vec<u8> = config
         .data
         .iter()
@@ -213,6 +317,20 @@ pub fn train(
     eval_scale: i32,
     log: &mut impl Write,
 ) -> Result<Report, TrainError> {
+    train_until(config, train, validation, eval_scale, log, config.epochs)
+}
+
+/// `train`, stopped after epoch `until` of the run `config` asks for (as a
+/// run killed then would be, its checkpoint written), so a test can resume
+/// a run whose schedule spans its `--epochs`.
+fn train_until(
+    config: &Config,
+    train: &[TrainSample],
+    validation: &[TrainSample],
+    eval_scale: i32,
+    log: &mut impl Write,
+    until: usize,
+) -> Result<Report, TrainError> {
     let arch = config.arch();
     arch.check().map_err(TrainError::Shape)?;
     if train.is_empty() {
@@ -228,7 +346,11 @@ pub fn train(
         None => FloatNetwork::random(arch, eval_scale, random_seed),
     };
     let parameters = net.params().count();
-    let mut adam = Adam::new(parameters);
+    let mut adam = Adam::new(&net, config.weight_decay);
+    let batches_an_epoch = order.len().div_ceil(config.batch.max(1));
+    let rates = Rates::new(config, batches_an_epoch);
+    let power = Power(config.loss_exponent);
+    let squared = power == Power::SQUARE;
     let _ = writeln!(
         log,
         "train: {} positions, validation: {}, network (768x{}x{})x2x1{}, {} output buckets ({parameters} weights)",
@@ -239,11 +361,40 @@ pub fn train(
         if config.king.mirrored { " mirrored" } else { "" },
         config.buckets
     );
+    let optimiser = if config.weight_decay == 0.0 {
+        "Adam".to_string()
+    } else {
+        format!(
+            "AdamW, weight decay {} (not the biases)",
+            config.weight_decay
+        )
+    };
+    let _ = writeln!(
+        log,
+        "loss: {}{}; {optimiser}, {}",
+        power.name(),
+        if squared {
+            ""
+        } else {
+            " (the epoch kept by it; the validation mean squared error beside it)"
+        },
+        rates.describe(config)
+    );
     if let Some(path) = &config.init {
         let _ = writeln!(log, "starting from {} (epoch 0)", path.display());
     }
-    let start_loss = loss(&net, validation, config.threads);
-    let _ = writeln!(log, "epoch 0: validation loss {start_loss:.6}");
+    // The validation loss in the loss trained, and its mean squared error
+    // (printed too when they differ, so that runs of any exponent compare).
+    let validate = |net: &FloatNetwork| {
+        let (loss, mse) = losses(net, validation, config.threads, power);
+        let shown = match squared {
+            true => String::new(),
+            false => format!(", validation MSE {mse:.6}"),
+        };
+        (loss, shown)
+    };
+    let (start_loss, shown) = validate(&net);
+    let _ = writeln!(log, "epoch 0: validation loss {start_loss:.6}{shown}");
     let mut losses = Vec::new();
     let mut lr = config.lr;
     // Early stopping: the network kept is the epoch's with the lowest
@@ -289,20 +440,30 @@ pub fn train(
         }
         let _ = writeln!(log, "resumed from {} after epoch {done}", path.display());
     }
-    for e in done + 1..=config.epochs {
+    for e in done + 1..=until.min(config.epochs) {
         let started = std::time::Instant::now();
-        let train_loss = epoch(&mut net, &mut adam, train, &mut order, config, lr, &mut rng);
-        let validation_loss = loss(&net, validation, config.threads);
+        // The run's batches are counted from its start, across epochs.
+        let first = (e - 1) * batches_an_epoch;
+        let at = |b: usize| rates.at(first + b, lr);
+        let (train_loss, (lr_first, lr_last)) =
+            epoch(&mut net, &mut adam, train, &mut order, config, at, &mut rng);
+        let (validation_loss, shown) = validate(&net);
+        let lrs = match lr_first == lr_last {
+            true => format!("{lr_first:.6}"),
+            false => format!("{lr_first:.6} to {lr_last:.6}"),
+        };
         let _ = writeln!(
             log,
-            "epoch {e}: train loss {train_loss:.6}, validation loss {validation_loss:.6}, lr {lr:.6}, {:.1} s",
+            "epoch {e}: train loss {train_loss:.6}, validation loss {validation_loss:.6}{shown}, lr {lrs}, {:.1} s",
             started.elapsed().as_secs_f64()
         );
         losses.push((train_loss, validation_loss));
         if validation.is_empty() || improves(best.as_ref().map(|b| b.0), validation_loss) {
             best = Some((validation_loss, e, net.clone()));
         }
-        lr *= config.lr_drop;
+        if config.schedule == Schedule::Step {
+            lr *= config.lr_drop;
+        }
         if let Some(path) = &config.checkpoint {
             let saved = Checkpoint {
                 run,
@@ -666,6 +827,120 @@ mod tests {
         }
     }
 
+    /// AdamW: where the gradient is zero (so Adam does not move), a step
+    /// at rate `lr` with decay `wd` leaves each weight `1 − lr × wd` of
+    /// itself, input, factoriser and output weights alike, and no bias
+    /// moves; without a decay nothing moves at all. Where the gradient is
+    /// not zero, the decay comes on top of Adam's step.
+    #[test]
+    fn a_weight_decay_shrinks_the_weights_by_the_rate_times_the_decay() {
+        let arch = Architecture::pieces(KingBuckets::standard(2).unwrap(), 8, 2);
+        let mut net = FloatNetwork::random(arch, 150, 7);
+        for (i, b) in net.b1.iter_mut().chain(net.b2.iter_mut()).enumerate() {
+            *b = 0.5 - 0.1 * i as f32;
+        }
+        for (i, w) in net.w1.iter_mut().enumerate() {
+            *w = 0.01 * (i % 7) as f32 - 0.03;
+        }
+        let zero = net.zero_like();
+        let (lr, wd) = (0.01, 0.5);
+        let mut stepped = net.clone();
+        Adam::new(&net, wd).update(&mut stepped, &zero, 64, lr);
+        let decays: Vec<bool> = net.decays().collect();
+        assert!(!net.factoriser.is_empty());
+        let weights = net.w1.len() + net.factoriser.len() + net.w2.len();
+        assert_eq!(decays.iter().filter(|&&d| d).count(), weights);
+        for ((before, after), decays) in net.params().zip(stepped.params()).zip(&decays) {
+            let expected = if *decays {
+                before * (1.0 - lr * wd)
+            } else {
+                *before
+            };
+            assert!(
+                (after - expected).abs() <= 1e-7,
+                "{before} -> {after}, {expected}"
+            );
+        }
+        assert_eq!((&stepped.b1, &stepped.b2), (&net.b1, &net.b2));
+        assert!(stepped.w2[3].abs() < net.w2[3].abs());
+        let mut unmoved = net.clone();
+        Adam::new(&net, 0.0).update(&mut unmoved, &zero, 64, lr);
+        assert!(unmoved.params().eq(net.params()));
+
+        let mut grad = net.zero_like();
+        for (i, g) in grad.params_mut().enumerate() {
+            *g = (i % 5) as f32 - 2.0;
+        }
+        let (mut adam, mut adamw) = (net.clone(), net.clone());
+        Adam::new(&net, 0.0).update(&mut adam, &grad, 64, lr);
+        Adam::new(&net, wd).update(&mut adamw, &grad, 64, lr);
+        for (((w, a), aw), decays) in net
+            .params()
+            .zip(adam.params())
+            .zip(adamw.params())
+            .zip(&decays)
+        {
+            let decay = if *decays { lr * wd * w } else { 0.0 };
+            assert!(
+                (aw - (a - decay)).abs() <= 1e-6,
+                "{w}: Adam {a}, AdamW {aw}"
+            );
+        }
+    }
+
+    /// The rate of a few batches of a run of 4 epochs of 25 batches at
+    /// 0.01: the step schedule's is its epoch's; the cosine's falls from
+    /// 0.01 at the first to 0.0001 + half the way at the middle, a
+    /// quarter of the way at three quarters; a warm-up of 10 batches
+    /// ramps either up from a tenth.
+    #[test]
+    fn the_schedules_set_each_batch_its_rate() {
+        let config = Config {
+            lr: 0.01,
+            epochs: 4,
+            ..Config::default()
+        };
+        let close = |a: f32, b: f64| assert!((a as f64 - b).abs() < 1e-9, "{a} vs {b}");
+        let step = Rates::new(&config, 25);
+        for t in [0, 9, 10, 57, 99] {
+            assert_eq!(step.at(t, 0.0049), 0.0049);
+        }
+        let cosine = Rates::new(
+            &Config {
+                schedule: Schedule::Cosine,
+                ..config.clone()
+            },
+            25,
+        );
+        assert_eq!(cosine.batches, 100);
+        let (lr, min) = (0.01, 0.0001);
+        close(cosine.at(0, 1.0), lr);
+        close(cosine.at(50, 1.0), min + (lr - min) / 2.0);
+        close(
+            cosine.at(75, 1.0),
+            min + (lr - min) * (1.0 - 0.5f64.sqrt()) / 2.0,
+        );
+        close(
+            cosine.at(25, 1.0),
+            min + (lr - min) * (1.0 + 0.5f64.sqrt()) / 2.0,
+        );
+        close(cosine.at(100, 1.0), min);
+        assert!((0..100).all(|t| cosine.at(t + 1, 1.0) < cosine.at(t, 1.0)));
+        let warm = |rates: Rates| Rates {
+            warmup: 10,
+            ..rates
+        };
+        let warm_step = warm(step);
+        close(warm_step.at(0, 0.01), 0.001);
+        close(warm_step.at(4, 0.01), 0.005);
+        assert_eq!(warm_step.at(9, 0.01), 0.01);
+        assert_eq!(warm_step.at(10, 0.01), 0.01);
+        let warm_cosine = warm(cosine);
+        close(warm_cosine.at(0, 1.0), lr / 10.0);
+        close(warm_cosine.at(4, 1.0), cosine.at(4, 1.0) as f64 / 2.0);
+        assert_eq!(warm_cosine.at(60, 1.0), cosine.at(60, 1.0));
+    }
+
     #[test]
     fn the_kept_epoch_is_the_lowest_validation_loss() {
         let losses = [0.020, 0.015, 0.013, 0.0135, 0.0131, 0.014];
@@ -771,6 +1046,143 @@ mod tests {
         };
         assert!(config.mirror_samples());
         let loaded = load(&config).unwrap();
+        let (with_checkpoint, ..) = resumes_as_unbroken(&config, &loaded, &path);
+
+        let run = |config: &Config| {
+            let sink = &mut Vec::new();
+            train(
+                config,
+                &loaded.train,
+                &loaded.validation,
+                loaded.eval_scale,
+                sink,
+            )
+        };
+        // Every setting of the recipe makes another run.
+        for other in [
+            Config {
+                seed: 10,
+                ..with_checkpoint.clone()
+            },
+            Config {
+                weight_decay: 0.01,
+                ..with_checkpoint.clone()
+            },
+            Config {
+                loss_exponent: 2.5,
+                ..with_checkpoint.clone()
+            },
+            Config {
+                warmup: 10,
+                ..with_checkpoint.clone()
+            },
+            Config {
+                schedule: Schedule::Cosine,
+                ..with_checkpoint.clone()
+            },
+        ] {
+            match run(&other) {
+                Err(TrainError::Checkpoint {
+                    error: CheckpointError::OtherRun,
+                    ..
+                }) => {}
+                Err(e) => panic!("{e}"),
+                Ok(_) => panic!("another run's checkpoint was taken: {other:?}"),
+            }
+        }
+        std::fs::write(&path, b"KILNCKPT\x01\x00short").unwrap();
+        match run(&with_checkpoint) {
+            Err(e @ TrainError::Checkpoint { .. }) => {
+                assert!(e.to_string().contains("run.checkpoint"), "{e}")
+            }
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("a damaged checkpoint was taken"),
+        }
+    }
+
+    /// So does a run of the other recipe: AdamW, the loss exponent 2.5, a
+    /// cosine whose warm-up runs into the second epoch; the first epoch's
+    /// batches train at rising rates, the last one's near the floor. A
+    /// cosine spans the epochs, so raising them on resuming is refused.
+    #[test]
+    fn a_cosine_run_with_a_warm_up_resumes_as_an_unbroken_one() {
+        let (scratch, data) = small_data("cosine");
+        let path = scratch.path().join("cosine.checkpoint");
+        let mut config = Config {
+            data: vec![data.clone()],
+            hidden: 8,
+            epochs: 3,
+            batch: 512,
+            lr: 0.01,
+            threads: 2,
+            seed: 9,
+            king: KingBuckets::standard(2).unwrap(),
+            king_given: true,
+            schedule: Schedule::Cosine,
+            weight_decay: 0.05,
+            loss_exponent: 2.5,
+            ..Config::default()
+        };
+        let loaded = load(&config).unwrap();
+        let positions = Entry::all(loaded.train.len(), config.mirror_samples()).len();
+        let batches = positions.div_ceil(config.batch);
+        assert!((5..100).contains(&batches), "{batches} batches an epoch");
+        config.warmup = batches + batches / 2;
+        let (with_checkpoint, unbroken, log) = resumes_as_unbroken(&config, &loaded, &path);
+        let sink = &mut Vec::new();
+        assert!(
+            log.contains("mean |error|^2.5") && log.contains("validation MSE"),
+            "{log}"
+        );
+        assert!(log.contains("AdamW") && log.contains("cosine"), "{log}");
+        // Each epoch's first and last rates, the batches counted from the
+        // start of the run: rising through the first epoch, still rising
+        // into the second, near the floor by the end.
+        let rates = Rates::new(&config, batches);
+        for (e, from, to) in [
+            (1, 0, batches - 1),
+            (2, batches, 2 * batches - 1),
+            (3, 2 * batches, 3 * batches - 1),
+        ] {
+            let (from, to) = (rates.at(from, 0.0), rates.at(to, 0.0));
+            let rate = format!("lr {from:.6} to {to:.6}");
+            let epoch = format!("epoch {e}: train");
+            let line = log.lines().find(|l| l.starts_with(&epoch));
+            assert!(line.is_some_and(|l| l.contains(&rate)), "{rate}\n{log}");
+        }
+        assert!(rates.at(0, 0.0) < rates.at(batches, 0.0));
+        assert!(rates.at(3 * batches - 1, 0.0) < 0.001);
+        let (first, _) = unbroken.losses[0];
+        assert!(unbroken.losses[2].0 < first, "{:?}", unbroken.losses);
+        let longer = Config {
+            epochs: 4,
+            ..with_checkpoint
+        };
+        let refused = train(
+            &longer,
+            &loaded.train,
+            &loaded.validation,
+            loaded.eval_scale,
+            sink,
+        );
+        assert!(matches!(
+            refused,
+            Err(TrainError::Checkpoint {
+                error: CheckpointError::OtherRun,
+                ..
+            })
+        ));
+    }
+
+    /// Trains `config` unbroken, then stopped after its first epoch with a
+    /// checkpoint at `path` and resumed: the same losses, kept epoch and
+    /// network to the bit. Returns the config with the checkpoint, and the
+    /// unbroken run with its log.
+    fn resumes_as_unbroken(
+        config: &Config,
+        loaded: &Loaded,
+        path: &std::path::Path,
+    ) -> (Config, Report, String) {
         let run = |config: &Config, log: &mut Vec<u8>| {
             train(
                 config,
@@ -780,20 +1192,33 @@ mod tests {
                 log,
             )
         };
-        let unbroken = run(&config, &mut Vec::new()).unwrap();
+        let mut unbroken_log = Vec::new();
+        let unbroken = run(config, &mut unbroken_log).unwrap();
         let with_checkpoint = Config {
-            checkpoint: Some(path.clone()),
+            checkpoint: Some(path.to_path_buf()),
             ..config.clone()
         };
-        let first = run(
-            &Config {
-                epochs: 1,
-                ..with_checkpoint.clone()
-            },
-            &mut Vec::new(),
-        )
-        .unwrap();
-        assert_eq!(first.losses[..], unbroken.losses[..1]);
+        let first = match config.schedule {
+            // A run of one epoch, then raised to all of them.
+            Schedule::Step => run(
+                &Config {
+                    epochs: 1,
+                    ..with_checkpoint.clone()
+                },
+                &mut Vec::new(),
+            ),
+            // A cosine of one epoch would be another run: this one,
+            // stopped after its first.
+            Schedule::Cosine => train_until(
+                &with_checkpoint,
+                &loaded.train,
+                &loaded.validation,
+                loaded.eval_scale,
+                &mut Vec::new(),
+                1,
+            ),
+        };
+        assert_eq!(first.unwrap().losses[..], unbroken.losses[..1]);
         assert!(path.exists());
         let mut log = Vec::new();
         let resumed = run(&with_checkpoint, &mut log).unwrap();
@@ -807,27 +1232,8 @@ mod tests {
         assert_eq!(resumed.best_epoch, unbroken.best_epoch);
         let bits = |r: &Report| r.network.params().map(|w| w.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&resumed), bits(&unbroken));
-
-        let other = Config {
-            seed: 10,
-            ..with_checkpoint.clone()
-        };
-        match run(&other, &mut Vec::new()) {
-            Err(TrainError::Checkpoint {
-                error: CheckpointError::OtherRun,
-                ..
-            }) => {}
-            Err(e) => panic!("{e}"),
-            Ok(_) => panic!("another run's checkpoint was taken"),
-        }
-        std::fs::write(&path, b"KILNCKPT\x01\x00short").unwrap();
-        match run(&with_checkpoint, &mut Vec::new()) {
-            Err(e @ TrainError::Checkpoint { .. }) => {
-                assert!(e.to_string().contains("run.checkpoint"), "{e}")
-            }
-            Err(e) => panic!("{e}"),
-            Ok(_) => panic!("a damaged checkpoint was taken"),
-        }
+        let unbroken_log = String::from_utf8(unbroken_log).unwrap();
+        (with_checkpoint, unbroken, unbroken_log)
     }
 
     /// `--init` starts from a network's weights: with no epoch to train,

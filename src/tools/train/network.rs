@@ -37,6 +37,43 @@ pub struct FloatNetwork {
     pub eval_scale: i32,
 }
 
+/// The loss of one sample: `|sigmoid(output) − target|^exponent` (the
+/// squared error at 2, `Power::SQUARE`), and its slope.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Power(pub f32);
+
+impl Power {
+    /// The squared error, which training minimised before the exponent
+    /// could be chosen, computed by the very float operations it was.
+    pub const SQUARE: Power = Power(2.0);
+
+    /// The loss of an error `diff` (prediction − target) and its
+    /// derivative by the prediction: `exponent × |diff|^(exponent − 1) ×
+    /// sign(diff)`, 0 where `diff` is.
+    #[inline]
+    pub fn error_and_slope(self, diff: f32) -> (f32, f32) {
+        if self == Power::SQUARE {
+            return (diff * diff, 2.0 * diff);
+        }
+        let size = diff.abs();
+        let slope = if diff == 0.0 {
+            0.0
+        } else {
+            self.0 * size.powf(self.0 - 1.0) * diff.signum()
+        };
+        (size.powf(self.0), slope)
+    }
+
+    /// What the log calls the loss.
+    pub fn name(self) -> String {
+        if self == Power::SQUARE {
+            "mean squared error".to_string()
+        } else {
+            format!("mean |error|^{}", self.0)
+        }
+    }
+}
+
 /// Sums and their gradients for one sample, reused from sample to sample.
 struct Scratch {
     acc: [Vec<f32>; 2],
@@ -191,6 +228,18 @@ impl FloatNetwork {
             .chain(self.b2.iter_mut())
     }
 
+    /// Which of `params` a weight decay shrinks (`Config::weight_decay`):
+    /// the input weights (the king buckets' and the factoriser's) and the
+    /// output weights, not the biases.
+    pub(super) fn decays(&self) -> impl Iterator<Item = bool> {
+        let run = |decays: bool, len: usize| std::iter::repeat_n(decays, len);
+        run(true, self.w1.len())
+            .chain(run(true, self.factoriser.len()))
+            .chain(run(false, self.b1.len()))
+            .chain(run(true, self.w2.len()))
+            .chain(run(false, self.b2.len()))
+    }
+
     pub(super) fn params(&self) -> impl Iterator<Item = &f32> {
         self.w1
             .iter()
@@ -232,12 +281,13 @@ impl FloatNetwork {
         self.forward(&sample, false) * self.eval_scale as f32
     }
 
-    /// Adds the gradient of the squared error on the `entries` of
-    /// `samples` to `grad`; returns the summed error.
+    /// Adds the gradient of the `power` loss on the `entries` of
+    /// `samples` to `grad`; returns the summed loss.
     pub(super) fn backward(
         &self,
         samples: &[TrainSample],
         entries: &[Entry],
+        power: Power,
         grad: &mut FloatNetwork,
     ) -> f64 {
         let (transformer, output) = self.layers();
@@ -249,9 +299,9 @@ impl FloatNetwork {
             let sample = &samples[index];
             // The output as a win chance.
             let p = sigmoid(self.forward_into(sample, mirrored, &mut scratch).into()) as f32;
-            let diff = p - sample.target;
-            error += (diff * diff) as f64;
-            let d_out = 2.0 * diff * p * (1.0 - p);
+            let (e, slope) = power.error_and_slope(p - sample.target);
+            error += e as f64;
+            let d_out = slope * p * (1.0 - p);
             let bucket = sample.bucket(self.arch.output_buckets);
             let [ours, theirs] = &scratch.acc;
             let [d_ours, d_theirs] = &mut scratch.d_acc;
@@ -321,11 +371,26 @@ impl From<&Weights> for FloatNetwork {
 
 /// The mean squared error of `net` on `samples`, over `threads` threads.
 pub fn loss(net: &FloatNetwork, samples: &[TrainSample], threads: usize) -> f64 {
+    losses(net, samples, threads, Power::SQUARE).0
+}
+
+/// The mean `power` loss of `net` on `samples` and its mean squared
+/// error, over `threads` threads (one pass; the same when `power` is the
+/// square).
+pub fn losses(
+    net: &FloatNetwork,
+    samples: &[TrainSample],
+    threads: usize,
+    power: Power,
+) -> (f64, f64) {
     if samples.is_empty() {
-        return 0.0;
+        return (0.0, 0.0);
     }
     let chunk = samples.len().div_ceil(threads.max(1));
-    let total: f64 = std::thread::scope(|scope| {
+    // Summed in the order, and from the -0.0, of `Iterator::sum`, which
+    // this replaced: the squared error's bits are those it always had.
+    let add = |(a, b): (f64, f64), (x, y): (f64, f64)| (a + x, b + y);
+    let (total, squares) = std::thread::scope(|scope| {
         let handles: Vec<_> = samples
             .chunks(chunk)
             .map(|part| {
@@ -333,18 +398,19 @@ pub fn loss(net: &FloatNetwork, samples: &[TrainSample], threads: usize) -> f64 
                     part.iter()
                         .map(|s| {
                             let d = sigmoid(net.forward(s, false).into()) as f32 - s.target;
-                            (d * d) as f64
+                            (power.error_and_slope(d).0 as f64, (d * d) as f64)
                         })
-                        .sum::<f64>()
+                        .fold((-0.0, -0.0), add)
                 })
             })
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().expect("loss thread"))
-            .sum()
+            .fold((-0.0, -0.0), add)
     });
-    total / samples.len() as f64
+    let n = samples.len() as f64;
+    (total / n, squares / n)
 }
 
 #[cfg(test)]
@@ -388,7 +454,36 @@ mod tests {
     #[test]
     fn the_gradient_is_the_slope_of_the_error() {
         for king in [KingBuckets::NONE, KingBuckets::standard(3).unwrap()] {
-            gradient_is_the_slope(king);
+            gradient_is_the_slope(king, Power::SQUARE);
+        }
+    }
+
+    /// So it is for other exponents of the loss: 2.5, which weighs large
+    /// errors more, and 1.5.
+    #[test]
+    fn the_gradient_of_another_power_is_its_slope() {
+        gradient_is_the_slope(KingBuckets::NONE, Power(2.5));
+        gradient_is_the_slope(KingBuckets::standard(3).unwrap(), Power(2.5));
+        gradient_is_the_slope(KingBuckets::NONE, Power(1.5));
+    }
+
+    /// A power's loss and slope at a few errors, worked by hand; at 2 the
+    /// squared error and twice the error, and no power has a slope at 0.
+    #[test]
+    fn a_power_is_its_loss_and_slope() {
+        let close = |(a, b): (f32, f32), (x, y): (f32, f32)| {
+            assert!(
+                (a - x).abs() < 1e-6 && (b - y).abs() < 1e-6,
+                "{a} {b} vs {x} {y}"
+            );
+        };
+        close(Power(2.5).error_and_slope(0.25), (0.03125, 0.3125));
+        close(Power(2.5).error_and_slope(-0.25), (0.03125, -0.3125));
+        close(Power(3.0).error_and_slope(-0.5), (0.125, -0.75));
+        close(Power(1.0).error_and_slope(-0.5), (0.5, -1.0));
+        assert_eq!(Power::SQUARE.error_and_slope(-0.3), (0.3f32 * 0.3, -0.6));
+        for power in [Power(1.0), Power(2.5), Power::SQUARE] {
+            assert_eq!(power.error_and_slope(0.0), (0.0, 0.0));
         }
     }
 
@@ -411,15 +506,16 @@ mod tests {
         net
     }
 
-    fn gradient_is_the_slope(king: KingBuckets) {
+    fn gradient_is_the_slope(king: KingBuckets, power: Power) {
         let net = random_with_kings(8, 2, king, 11);
         let data = samples(24, 5);
         let mut grad = net.zero_like();
-        net.backward(&data, &Entry::all(data.len(), false), &mut grad);
+        let summed = net.backward(&data, &Entry::all(data.len(), false), power, &mut grad);
         let analytic: Vec<f32> = grad.params().copied().collect();
         let largest = analytic.iter().fold(0.0f32, |m, g| m.max(g.abs()));
         assert!(largest > 1e-3, "a gradient of {largest} tests nothing");
-        let error = |net: &FloatNetwork| loss(net, &data, 1) * data.len() as f64;
+        let error = |net: &FloatNetwork| losses(net, &data, 1, power).0 * data.len() as f64;
+        assert!((summed - error(&net)).abs() < 1e-9 * summed, "{summed}");
         let eps = 3e-3;
         let mut nonzero = 0;
         for (i, &g) in analytic.iter().enumerate() {
@@ -432,7 +528,7 @@ mod tests {
             };
             assert!(
                 (slope as f32 - g).abs() <= 0.04 * g.abs() + 3e-4 * largest,
-                "parameter {i}: backward {g}, slope {slope}"
+                "{power:?}, parameter {i}: backward {g}, slope {slope}"
             );
             nonzero += (g != 0.0) as usize;
         }
