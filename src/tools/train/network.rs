@@ -462,8 +462,10 @@ mod tests {
     /// errors more, and 1.5.
     #[test]
     fn the_gradient_of_another_power_is_its_slope() {
+        // The power changes only the output's gradient, which every input
+        // row takes the same way: one layout is enough here (the king
+        // buckets' rows are checked at the square loss, and cost a minute).
         gradient_is_the_slope(KingBuckets::NONE, Power(2.5));
-        gradient_is_the_slope(KingBuckets::standard(3).unwrap(), Power(2.5));
         gradient_is_the_slope(KingBuckets::NONE, Power(1.5));
     }
 
