@@ -17,7 +17,7 @@ use super::{in_layer, mirror, MAX_ACTIVE};
 
 /// The features a position's two perspectives see in a network's king
 /// layers: the side to move's, then the other side's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Active {
     features: [[u16; MAX_ACTIVE]; 2],
     len: [usize; 2],

@@ -5,7 +5,7 @@
 use super::samples::{Entry, TrainSample};
 use super::WEIGHT_CLIP;
 use crate::nnue::file::{output_layer, output_layer_mut, Tensor};
-use crate::nnue::layers::{Output, Transformer};
+use crate::nnue::layers::{Active, Output, Transformer};
 use crate::nnue::{Architecture, KingBuckets, Weights, INPUTS, MAX_ACTIVE};
 use crate::rng::Rng;
 use crate::tools::fit::sigmoid;
@@ -76,6 +76,8 @@ impl Power {
 
 /// Sums and their gradients for one sample, reused from sample to sample.
 struct Scratch {
+    /// The features of the sample last run forward.
+    active: Active,
     acc: [Vec<f32>; 2],
     d_acc: [Vec<f32>; 2],
 }
@@ -84,6 +86,7 @@ impl Scratch {
     fn new(hidden: usize) -> Scratch {
         let zeros = || [vec![0.0; hidden], vec![0.0; hidden]];
         Scratch {
+            active: Active::default(),
             acc: zeros(),
             d_acc: zeros(),
         }
@@ -260,9 +263,10 @@ impl FloatNetwork {
         let (transformer, output) = self.layers();
         let mut plain = [0u16; MAX_ACTIVE];
         let n = sample.features(mirrored, &mut plain);
-        let active = transformer.active(&plain[..n]);
+        scratch.active = transformer.active(&plain[..n]);
         for (side, acc) in scratch.acc.iter_mut().enumerate() {
-            transformer.forward_float(&self.w1, &self.factoriser, &self.b1, active.of(side), acc);
+            let features = scratch.active.of(side);
+            transformer.forward_float(&self.w1, &self.factoriser, &self.b1, features, acc);
         }
         let [ours, theirs] = &scratch.acc;
         let bucket = sample.bucket(self.arch.output_buckets);
@@ -292,7 +296,6 @@ impl FloatNetwork {
     ) -> f64 {
         let (transformer, output) = self.layers();
         let mut scratch = Scratch::new(self.arch.hidden);
-        let mut plain = [0u16; MAX_ACTIVE];
         let mut error = 0.0f64;
         for &entry in entries {
             let (index, mirrored) = entry.get();
@@ -315,11 +318,10 @@ impl FloatNetwork {
                 [d_ours, d_theirs],
             );
             transformer.backward_bias(d_ours, d_theirs, &mut grad.b1);
-            let n = sample.features(mirrored, &mut plain);
-            let active = transformer.active(&plain[..n]);
+            // The features the forward pass read, not decoded again.
             for (side, d_acc) in scratch.d_acc.iter().enumerate() {
                 transformer.backward_float(
-                    active.of(side),
+                    scratch.active.of(side),
                     d_acc,
                     &mut grad.w1,
                     &mut grad.factoriser,
