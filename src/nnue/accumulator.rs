@@ -10,10 +10,16 @@
 //! or across the mirror line) changes every feature of that side, which is
 //! then rebuilt from the cache of the last sums computed in that view
 //! (`Cache`), adding and removing only the pieces that differ.
+//!
+//! A network's evaluation of one position from scratch
+//! (`Network::evaluate`) is an accumulator of its own, refreshed.
 
+use super::features::{features_seen_by, View, MAX_ACTIVE};
 use super::kernels::{Kernels, Row};
-use super::{features_seen_by, scale_output, Network, View, HIDDEN, MAX_ACTIVE, MAX_KING_BUCKETS};
+use super::network::{Network, HIDDEN};
+use super::reference::scale_output;
 use crate::chess::{Bitboard, Color, Kind, Move, Piece, Position, Square};
+use kiln_formats::network::MAX_KING_BUCKETS;
 
 /// The sums of both perspectives, indexed by `Color`.
 #[derive(Clone, Copy)]
@@ -55,6 +61,17 @@ impl Accumulator {
             net.b2[bucket],
             net.eval_scale,
         )
+    }
+}
+
+/// A network's evaluation through an accumulator of its own.
+impl Network {
+    /// The evaluation of `pos` in centipawns for the side to move, computed
+    /// from scratch (the search updates accumulators instead).
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let mut acc = Accumulator::default();
+        acc.refresh(self, pos, Kernels::PORTABLE);
+        acc.evaluate(self, pos, Kernels::PORTABLE)
     }
 }
 
@@ -346,8 +363,10 @@ mod tests {
     use super::*;
     use crate::chess::testdata::perft_suite;
     use crate::chess::{legal_moves, MoveKind};
-    use crate::nnue::{file, Reference, Weights, EMBEDDED, NETWORK_BYTES};
+    use crate::nnue::network::{EMBEDDED, NETWORK_BYTES};
+    use crate::nnue::reference::Reference;
     use crate::rng::Rng;
+    use kiln_formats::network::{self as file, Weights};
 
     /// Random walks from every perft-suite position and the first
     /// Chess960 starts, as a search walks: moves and null moves pushed,

@@ -13,9 +13,10 @@
 //! arrays: that ran 2.4 times slower (criterion, `benches/nnue.rs`,
 //! update + evaluate per move, native build: 23.0 µs against 9.5 µs).
 
+use super::network::{Network, HIDDEN};
 #[cfg(target_arch = "x86_64")]
 use super::simd::Vector;
-use super::{Network, HIDDEN, QA};
+use kiln_formats::network::QA;
 
 /// One accumulator half, or one row of input weights.
 pub type Row = [i16; HIDDEN];
@@ -304,8 +305,7 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::file::MAX_OUTPUT_WEIGHT;
-    use crate::nnue::INPUTS;
+    use kiln_formats::network::{INPUTS, MAX_OUTPUT_WEIGHT};
 
     /// The output layer as its definition says, in i64 throughout.
     fn reference_output_sum(w2: &[Row; 2], ours: &Row, theirs: &Row) -> i64 {
@@ -358,7 +358,7 @@ mod tests {
 
     #[test]
     fn updates_match_the_definition_on_random_and_extreme_rows() {
-        let net = &crate::nnue::EMBEDDED;
+        let net = &crate::nnue::network::EMBEDDED;
         let mut rng = crate::rng::Rng::new(11);
         let kernels = available();
         let extremes = [i16::MIN, i16::MIN + 1, -1, 0, 1, i16::MAX - 1, i16::MAX];

@@ -12,8 +12,10 @@
 //! `Architecture`; the trainer's network (`tools::train::FloatNetwork`)
 //! and `Reference` run the layers through these passes only.
 
-use super::file::{output_layer, output_layer_mut, Activation, Architecture, KingBuckets, INPUTS};
-use super::{in_layer, mirror, MAX_ACTIVE};
+use super::features::{in_layer, mirror, MAX_ACTIVE};
+use kiln_formats::network::{
+    output_layer, output_layer_mut, Activation, Architecture, KingBuckets, INPUTS,
+};
 
 /// The features a position's two perspectives see in a network's king
 /// layers: the side to move's, then the other side's.
@@ -231,8 +233,8 @@ impl Output {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::file::{KingBuckets, QA, QB};
     use crate::rng::Rng;
+    use kiln_formats::network::{KingBuckets, QA, QB};
 
     /// Each layer's quantised pass computes its float pass on the same
     /// (dequantised) weights, within the rounding of its integers: the
