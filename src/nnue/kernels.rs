@@ -95,7 +95,7 @@ impl Kernels {
         }
     }
 
-    /// Σ screlu(ours) · w2[0] + Σ screlu(theirs) · w2[1], at `QA² × QB`,
+    /// Σ screlu(ours) · `w2[0]` + Σ screlu(theirs) · `w2[1]`, at `QA² × QB`,
     /// with one output bucket's weights `w2`.
     #[inline]
     pub fn output_sum(self, w2: &[Row; 2], ours: &Row, theirs: &Row) -> i64 {
