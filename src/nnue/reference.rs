@@ -68,6 +68,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             ((state >> 33) % 200) as i16 - 100
         };
+        let fen = |text: &str| Position::from_fen(text).unwrap();
         for king in [KingBuckets::NONE, KingBuckets::standard(4).unwrap()] {
             let net = Weights {
                 arch: Architecture::pieces(king, hidden, 4),
@@ -77,26 +78,17 @@ mod tests {
                 b2: vec![1000, -500, 20, 7],
                 eval_scale: 150,
             };
-            let pos = Position::from_fen(
-                "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
-            )
-            .unwrap();
-            let flipped = Position::from_fen(
-                "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4",
-            )
-            .unwrap();
+            let pos = fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+            let flipped =
+                fen("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
             assert_eq!(net.evaluate(&pos), net.evaluate(&flipped));
             if king.mirrored {
                 // Mirrored left to right (no castling rights: the inputs
                 // do not show them), a mirrored network sees the same.
-                let mirrored = Position::from_fen(
-                    "r1bkqb1r/ppp1pppp/2n2n2/3p4/3P1B2/2N5/PPP1PPPP/R2KQBNR w - - 4 4",
-                )
-                .unwrap();
-                let unmirrored = Position::from_fen(
-                    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w - - 4 4",
-                )
-                .unwrap();
+                let mirrored =
+                    fen("r1bkqb1r/ppp1pppp/2n2n2/3p4/3P1B2/2N5/PPP1PPPP/R2KQBNR w - - 4 4");
+                let unmirrored =
+                    fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w - - 4 4");
                 assert_eq!(net.evaluate(&mirrored), net.evaluate(&unmirrored));
             }
         }
