@@ -591,8 +591,17 @@ fn setoption_holds(line: &str) -> Result<bool, TestCaseError> {
                     return Err(TestCaseError::fail(format!("{value:?} for a {kind:?}")))
                 }
             }
-            let mut stored = Options::default();
-            stored.set(spec, &value);
+            // A search parameter's value (tune builds) belongs to the whole
+            // process: storing a random one would change the searches and
+            // the defaults that tests running beside this one read.
+            #[cfg(feature = "tune")]
+            let is_parameter = kiln::search::params::find(spec.name).is_some();
+            #[cfg(not(feature = "tune"))]
+            let is_parameter = false;
+            if !is_parameter {
+                let mut stored = Options::default();
+                prop_assert!(stored.set(spec, &value));
+            }
         }
         Err(error) => {
             let message = error.to_string();
