@@ -13,7 +13,11 @@
 //! - `…_VALUES`: per-piece values in centipawns;
 //! - `…_MOVES`, `…_COUNT`: a number of moves, of things;
 //! - `…_MS`: a time in milliseconds; `…_SHARE`: a fraction of the clock;
-//! - `…_1024`: an amount in 1/1024 of a ply (late-move reductions).
+//! - `…_1024`: a number in 1/1024: of a ply for a reduction or an amount
+//!   per ply of depth, otherwise a ratio (512 = one half). Small ratios and
+//!   fractional plies are declared this way rather than as a small integer
+//!   factor and divisor, so a tuner moves them smoothly and its result
+//!   needs no rounding to a value it never played.
 //!
 //! Declaration (see `search_params!` in `tunable.rs`): an integer parameter
 //! is `pub tunable NAME: T = DEFAULT, MIN..=MAX, step C_END;` and the search
@@ -76,11 +80,13 @@ search_params! {
     // beats beta, so will a real move.
     /// Shallowest node where a null move is tried.
     pub tunable NMP_MIN_DEPTH: i32 = 3, 1..=8, step 1;
-    /// The reduction is `NMP_BASE + depth / NMP_DEPTH_DIVISOR`, plus one ply per
-    /// `NMP_EVAL_DIVISOR` centipawns the evaluation (step 7) exceeds beta (at most
-    /// `NMP_EVAL_REDUCTION_MAX`).
-    pub tunable NMP_BASE: i32 = 4, 1..=6, step 1;
-    pub tunable NMP_DEPTH_DIVISOR: i32 = 3, 1..=10, step 1;
+    /// The reduction is `(NMP_BASE_1024 + depth · NMP_DEPTH_1024) / 1024`
+    /// plies (in 1/1024 ply, truncated once), plus one ply per
+    /// `NMP_EVAL_DIVISOR` centipawns the evaluation (step 7) exceeds beta (at
+    /// most `NMP_EVAL_REDUCTION_MAX`). 342/1024 is a third of a ply per ply:
+    /// the same whole plies as `depth / 3` below depth 512.
+    pub tunable NMP_BASE_1024: i32 = 4_096, 1_024..=6_144, step 256;
+    pub tunable NMP_DEPTH_1024: i32 = 342, 102..=1_024, step 40;
     pub tunable NMP_EVAL_DIVISOR: i32 = 203, 50..=500, step 20;
     pub tunable NMP_EVAL_REDUCTION_MAX: i32 = 3, 0..=6, step 1;
 
@@ -89,14 +95,16 @@ search_params! {
     /// ply shallower.
     pub tunable IIR_MIN_DEPTH: i32 = 3, 2..=10, step 1;
 
-    // Late move pruning (negamax step 12): once `(LMP_BASE + depth²) / (1
-    // or LMP_NOT_IMPROVING_DIVISOR)` moves (noisy ones included) have been
-    // searched, the remaining quiet moves are skipped.
+    // Late move pruning (negamax step 12): once `(LMP_BASE + depth²)`
+    // moves (noisy ones included) have been searched, times
+    // `LMP_NOT_IMPROVING_1024 / 1024` when the evaluation is not improving,
+    // the remaining quiet moves are skipped.
     /// Deepest node where late move pruning applies.
     pub tunable LMP_MAX_DEPTH: i32 = 8, 2..=16, step 1;
     pub tunable LMP_BASE: i32 = 3, 0..=12, step 1;
-    /// The move budget is divided by this when the evaluation is not improving.
-    pub tunable LMP_NOT_IMPROVING_DIVISOR: i32 = 1, 1..=4, step 1;
+    /// The move budget's scale when the evaluation is not improving, in
+    /// 1/1024 (1,024: the same budget).
+    pub tunable LMP_NOT_IMPROVING_1024: i32 = 1_024, 256..=1_536, step 64;
 
     // Futility pruning (negamax step 13): quiet moves are skipped when
     // `eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha` (`eval` as in
@@ -116,7 +124,7 @@ search_params! {
     pub tunable HISTORY_PRUNING_FACTOR: i32 = 1_941, 256..=8_192, step 300;
 
     // Singular extensions (negamax step 16): the TT move is extended when
-    // the node searched without it (at `(depth - 1) / SE_DEPTH_DIVISOR`)
+    // the node searched without it (at `(depth - 1) · SE_DEPTH_1024 / 1024`)
     // fails low against `tt_score - SE_MARGIN_FACTOR * depth / SE_MARGIN_DIVISOR`.
     /// Shallowest node where singular extensions are tried.
     pub tunable SE_MIN_DEPTH: i32 = 6, 4..=14, step 1;
@@ -128,9 +136,11 @@ search_params! {
     /// `SE_MARGIN_FACTOR / SE_MARGIN_DIVISOR`.
     pub tunable SE_MARGIN_FACTOR: i32 = 32, 8..=96, step 4;
     pub tunable SE_MARGIN_DIVISOR: i32 = 16, 8..=32, step 2;
-    /// With `SE_MIN_DEPTH` at least 4 this keeps the search without the TT
-    /// move in negamax (depth at least 1), which honours the exclusion.
-    pub tunable SE_DEPTH_DIVISOR: i32 = 2, 2..=3, step 1;
+    /// The depth of the search without the TT move, per ply of `depth - 1`,
+    /// in 1/1024 (512: half). From 342, with `SE_MIN_DEPTH` at least 4, this
+    /// keeps that search in negamax (depth at least 1), which honours the
+    /// exclusion.
+    pub tunable SE_DEPTH_1024: i32 = 512, 342..=768, step 32;
     /// Two plies of extension (non-PV nodes) when the search without the TT
     /// move falls this far below the singular window...
     pub tunable SE_DOUBLE_MARGIN: i32 = 22, 0..=100, step 5;
@@ -168,11 +178,9 @@ search_params! {
     pub tunable LMR_PV_NODE_1024: i32 = 1028, 0..=3072, step 128;
     pub tunable LMR_GIVES_CHECK_1024: i32 = 1030, 0..=3072, step 128;
     /// Late noisy moves that lose material (SEE, by the move picker) are
-    /// reduced too: the base reduction times
-    /// `LMR_BAD_NOISY_FACTOR / LMR_BAD_NOISY_DIVISOR`, then the same
-    /// adjustments as quiet moves (no history term).
-    pub tunable LMR_BAD_NOISY_FACTOR: i32 = 2, 0..=8, step 1;
-    pub tunable LMR_BAD_NOISY_DIVISOR: i32 = 4, 1..=8, step 1;
+    /// reduced too: the base reduction times `LMR_BAD_NOISY_1024 / 1024`,
+    /// then the same adjustments as quiet moves (no history term).
+    pub tunable LMR_BAD_NOISY_1024: i32 = 512, 0..=2_048, step 64;
     /// Quiet moves remembered per node for the history malus after a cutoff
     /// (an array length: not tunable at run time).
     pub const HISTORY_MALUS_MOVES: usize = 64;
@@ -218,10 +226,10 @@ search_params! {
     /// From this depth on, the search starts with a window around the last score.
     pub tunable ASPIRATION_MIN_DEPTH: i32 = 6, 1..=10, step 1;
     /// Half-width of the first window, in centipawns (from 5: with a growth
-    /// divisor of at most 4, a failed window always grows).
+    /// of at least 256/1024, a failed window always grows).
     pub tunable ASPIRATION_MARGIN: i32 = 19, 5..=80, step 4;
-    /// After a fail the window grows by `delta / ASPIRATION_GROWTH_DIVISOR`.
-    pub tunable ASPIRATION_GROWTH_DIVISOR: i32 = 2, 1..=4, step 1;
+    /// After a fail the window grows by `delta · ASPIRATION_GROWTH_1024 / 1024`.
+    pub tunable ASPIRATION_GROWTH_1024: i32 = 512, 256..=1_024, step 48;
     /// Fail-high/low lines are reported only after this long (as GUIs expect).
     pub const ASPIRATION_REPORT_AFTER_MS: u64 = 2_000;
 

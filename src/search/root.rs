@@ -216,7 +216,8 @@ impl Searcher<'_> {
             } else {
                 break;
             }
-            delta += delta / ASPIRATION_GROWTH_DIVISOR();
+            // Capped at the full window, which it cannot outgrow.
+            delta = (delta + delta * ASPIRATION_GROWTH_1024() / 1024).min(INFINITY);
             if self.is_main && self.time.elapsed_ms() > ASPIRATION_REPORT_AFTER_MS {
                 self.report_line(req, depth, pv_index, report);
             }
