@@ -230,11 +230,11 @@ impl Searcher<'_> {
             if moves_searched > 0 && best_score > -TB_WIN_BOUND && pos.has_non_pawn_material(side) {
                 // Step 12. Late move pruning: at low depth, late quiet moves rarely matter.
                 let lmp_scale = if improving {
-                    1024
+                    ONE_1024
                 } else {
                     LMP_NOT_IMPROVING_1024()
                 };
-                let lmp_limit = ((LMP_BASE() + depth * depth) * lmp_scale / 1024) as usize;
+                let lmp_limit = ((LMP_BASE() + depth * depth) * lmp_scale / ONE_1024) as usize;
                 if is_quiet && !in_check && moves_searched >= lmp_limit && depth <= LMP_MAX_DEPTH()
                 {
                     picker.skip_quiets();
@@ -317,7 +317,7 @@ impl Searcher<'_> {
                     // In 1/1024 ply until the end.
                     let mut r = base_reduction(depth, moves_searched);
                     if bad_noisy {
-                        r = r * LMR_BAD_NOISY_1024() / 1024;
+                        r = r * LMR_BAD_NOISY_1024() / ONE_1024;
                     }
                     r += LMR_CUT_NODE_1024() * cut_node as i32;
                     r -= LMR_PV_NODE_1024() * pv_node as i32;
@@ -507,7 +507,7 @@ impl Searcher<'_> {
         {
             return None;
         }
-        let r = (NMP_BASE_1024() + depth * NMP_DEPTH_1024()) / 1024
+        let r = (NMP_BASE_1024() + depth * NMP_DEPTH_1024()) / PLY
             + ((eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_REDUCTION_MAX());
         let next = self.make_child(pos, Move::NULL, ply, false);
         let score = -self.negamax(&next, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -540,7 +540,7 @@ impl Searcher<'_> {
         cut_node: bool,
     ) -> Singularity {
         let singular_beta = tt_score - SE_MARGIN_FACTOR() * depth / SE_MARGIN_DIVISOR();
-        let singular_depth = (depth - 1) * SE_DEPTH_1024() / 1024;
+        let singular_depth = (depth - 1) * SE_DEPTH_1024() / PLY;
         self.frames[ply].excluded = tt_move;
         let score = self.negamax(
             pos,

@@ -45,6 +45,10 @@
 
 use super::tunable::search_params;
 
+/// One in the unit of a `…_1024` ratio (512 is one half); for plies the
+/// search uses `reduction::PLY`, the same 1,024.
+pub const ONE_1024: i32 = 1024;
+
 search_params! {
     // Static-evaluation correction history (negamax steps 6 and 19): what
     // searches found the raw evaluation to miss, remembered by side to move

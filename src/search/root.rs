@@ -217,7 +217,7 @@ impl Searcher<'_> {
                 break;
             }
             // Capped at the full window, which it cannot outgrow.
-            delta = (delta + delta * ASPIRATION_GROWTH_1024() / 1024).min(INFINITY);
+            delta = (delta + delta * ASPIRATION_GROWTH_1024() / ONE_1024).min(INFINITY);
             if self.is_main && self.time.elapsed_ms() > ASPIRATION_REPORT_AFTER_MS {
                 self.report_line(req, depth, pv_index, report);
             }
