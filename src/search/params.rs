@@ -38,7 +38,9 @@
 //! history (`CORRECTION_HISTORY_UNIT_FACTOR`, `CORRECTION_HISTORY_FACTOR_DIVISOR`:
 //! their tunable counterparts are the weights), the `Move Overhead` option's default
 //! (`DEFAULT_MOVE_OVERHEAD_MS`, already an option) and when fail lines are
-//! printed (`ASPIRATION_REPORT_AFTER_MS`, no effect on play).
+//! printed (`ASPIRATION_REPORT_AFTER_MS`, no effect on play) and the threads'
+//! vote margin (`BEST_THREAD_VOTE_MARGIN`: it acts only with several
+//! threads, and tunes play one).
 //!
 //! Late-move reductions are here too (`LMR_BASE`, `LMR_DIVISOR`): only the
 //! logarithms they use are a generated table.
