@@ -540,7 +540,7 @@ impl Searcher<'_> {
         cut_node: bool,
     ) -> Singularity {
         let singular_beta = tt_score - SE_MARGIN_FACTOR() * depth / SE_MARGIN_DIVISOR();
-        let singular_depth = (depth - 1) * SE_DEPTH_1024() / PLY;
+        let singular_depth = (depth - 1) * SE_DEPTH_1024() / ONE_1024;
         self.frames[ply].excluded = tt_move;
         let score = self.negamax(
             pos,
